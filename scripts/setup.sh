@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what building and testing memplan needs, skipping what is already there.
+# Usage: scripts/setup.sh [build|browser|python]...   (no argument: build)
+#   build   — wasm32 target, wasm-bindgen-cli pinned to Cargo.toml's wasm-bindgen, npm packages
+#   browser — Debian's chromium (for the end-to-end tests)
+#   python  — .venv with the real aidge_core 0.10.1 wheel (for the parity tests)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1mmemplan setup:\033[0m %s\n' "$*" >&2; }
+
+setup_build() {
+  if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+  local want
+  want=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+  if ! command -v wasm-bindgen >/dev/null || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$want" ]; then
+    say "installing wasm-bindgen-cli $want (about 2 minutes, once)"
+    cargo install wasm-bindgen-cli --version "$want"
+  fi
+  if [ ! -d node_modules ] || [ package.json -nt node_modules ]; then
+    say "installing npm packages"
+    npm install --no-audit --no-fund
+    touch node_modules
+  fi
+}
+
+setup_browser() {
+  if ! command -v chromium >/dev/null; then
+    say "installing Debian's chromium"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  fi
+}
+
+setup_python() {
+  if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import aidge_core, aidge_onnx, aidge_backend_cpu' 2>/dev/null; then
+    say "creating .venv with aidge_core 0.10.1 (about 10 s)"
+    python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check \
+      aidge-core==0.10.1 aidge-backend-cpu==0.10.1 aidge-onnx==0.10.1
+  fi
+}
+
+[ $# -eq 0 ] && set -- build
+for what in "$@"; do "setup_$what"; done

@@ -1,0 +1,25 @@
+//! memplan: a planner for the static memory of neural-network inference.
+//!
+//! The crate is a web-free core (formats, the Aidge-exact memory manager and its
+//! drivers, strategies, the plan checker, the chart's layout) plus two thin shells:
+//! the `memplan` CLI (`src/bin`, `src/cli`) and the wasm viewer (`src/web`, only on
+//! `wasm32`). See `docs/ARCHITECTURE.md` for the map.
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+pub mod check;
+pub mod drivers;
+pub mod error;
+pub mod formats;
+pub mod manager;
+pub mod model;
+pub mod scene;
+pub mod schedule;
+pub mod stats;
+pub mod strategies;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+pub use error::{Error, Result};
+pub use model::{Bytes, Clock, Component, Plan, Plane, Space, Step};

@@ -1,0 +1,177 @@
+//! The plan: what every format reads into, what the planner produces, and what the
+//! checker and the chart read. Plain data, no behaviour beyond derived quantities.
+//!
+//! A plan mirrors Aidge's `MemoryManager` state after planning: *spaces* are contiguous
+//! blocks of one memory component that never overlap while live; *planes* are tensors
+//! (one output of one node) placed inside a space, and planes of one space may share
+//! bytes by design (in-place and wrap-around reuse). Buffer lists (MiniMalloc CSV) are
+//! plans where every buffer is one space holding one plane.
+
+use serde::{Deserialize, Serialize};
+
+/// Byte counts and offsets. 64-bit, like Aidge 0.10.1's `size_t`.
+pub type Bytes = u64;
+
+/// A logical clock value: the index of a scheduling step (Aidge ticks once per
+/// non-producer node).
+pub type Clock = u32;
+
+/// One step of the schedule: the node whose execution the clock counts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Step {
+    /// Node name as the framework prints it.
+    pub name: String,
+    /// Operator type (`Conv2D`, `ReLU`, ...). Empty when unknown (CSV buffer lists).
+    #[serde(default, rename = "type")]
+    pub kind: String,
+}
+
+/// A memory component (bank): Aidge 0.10.1's `generate_memory_multiple_mems` places
+/// spaces in the first component, by priority, whose capacity fits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Component {
+    pub name: String,
+    /// Capacity in bytes; `None` means unbounded.
+    #[serde(default)]
+    pub capacity: Option<Bytes>,
+    #[serde(default)]
+    pub priority: i64,
+}
+
+impl Default for Component {
+    fn default() -> Self {
+        Component { name: "mem".into(), capacity: None, priority: 0 }
+    }
+}
+
+/// A contiguous block of a component, alive from `allocated` to its release.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Space {
+    /// Absolute offset inside its component.
+    pub offset: Bytes,
+    pub size: Bytes,
+    pub allocated: Clock,
+    /// Aidge's `released`: `None` while never released (Aidge's −1).
+    #[serde(default)]
+    pub released: Option<Clock>,
+    /// True when consumers were still pending at the end: Aidge then treats the space
+    /// as live until the max lifetime, whatever `released` says.
+    #[serde(default)]
+    pub has_deps: bool,
+    /// Index into [`Plan::components`].
+    #[serde(default)]
+    pub component: usize,
+}
+
+impl Space {
+    /// Last clock (inclusive) at which the space holds data, given the plan's
+    /// max lifetime. Same rule as Aidge's `optimize` and `log_meminfo`.
+    pub fn last_live(&self, max_lifetime: Clock) -> Clock {
+        match self.released {
+            Some(r) if !self.has_deps => r,
+            _ => max_lifetime,
+        }
+    }
+}
+
+/// One tensor placed in a space. Field meanings follow Aidge's `MemoryPlane`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plane {
+    /// Index into [`Plan::steps`] of the node that writes this plane.
+    pub node: usize,
+    /// Index of this plane among the node's planes (Aidge's plane index).
+    pub index: usize,
+    /// Index into [`Plan::spaces`].
+    pub space: usize,
+    pub allocated: Clock,
+    /// Offset relative to the space.
+    pub offset: Bytes,
+    pub size: Bytes,
+    pub stride: Bytes,
+    pub length: Bytes,
+    pub count: Bytes,
+    /// Absolute start and size of the contiguous part (Aidge 0.10.1 accessors).
+    pub cont_offset: Bytes,
+    pub cont_size: Bytes,
+    /// Absolute start and size of the wrapped part (size 0 when not wrapped).
+    pub wrap_offset: Bytes,
+    pub wrap_size: Bytes,
+}
+
+impl Plane {
+    /// Footprint: `stride * length * count` (gaps included), Aidge's `getSize()`.
+    pub fn footprint(&self) -> Bytes {
+        self.stride.saturating_mul(self.length).saturating_mul(self.count)
+    }
+    pub fn is_wrapped(&self) -> bool {
+        self.wrap_size > 0
+    }
+    /// Striped planes (concatenation): several planes interleave with a common stride.
+    pub fn is_striped(&self) -> bool {
+        self.size != self.stride
+    }
+}
+
+/// A complete placement: what the chart draws and the checker verifies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+    pub components: Vec<Component>,
+    pub spaces: Vec<Space>,
+    pub planes: Vec<Plane>,
+    /// Aidge's `getMaxLifetime()`: the last clock of the plan.
+    pub max_lifetime: Clock,
+    /// Byte alignment the planner was asked to respect (1 = none).
+    #[serde(default = "one")]
+    pub alignment: Bytes,
+}
+
+fn one() -> Bytes {
+    1
+}
+
+impl Plan {
+    /// Peak of each component: max over its spaces of `offset + size`.
+    pub fn peaks(&self) -> Vec<Bytes> {
+        let n = self.components.len().max(1);
+        let mut peaks = vec![0; n];
+        for s in &self.spaces {
+            let c = s.component.min(n - 1);
+            peaks[c] = peaks[c].max(s.offset.saturating_add(s.size));
+        }
+        peaks
+    }
+
+    /// Peak over all components (the arena size when there is one component).
+    pub fn peak(&self) -> Bytes {
+        self.peaks().into_iter().max().unwrap_or(0)
+    }
+
+    /// Last clock (inclusive) at which a plane holds data.
+    pub fn plane_last_live(&self, plane: &Plane) -> Clock {
+        self.spaces[plane.space].last_live(self.max_lifetime)
+    }
+}
+
+/// One buffer of a buffer list (MiniMalloc CSV): live on steps `[lower, upper)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Buffer {
+    pub id: String,
+    pub lower: Clock,
+    /// Exclusive end step.
+    pub upper: Clock,
+    pub size: Bytes,
+    /// Given offset, when the list already carries a placement.
+    #[serde(default)]
+    pub offset: Option<Bytes>,
+}
+
+/// A free placement problem: buffers placed anywhere in one arena. The strategies
+/// solve these; Aidge plans are re-optimized as one buffer per memory space.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct BufferList {
+    pub buffers: Vec<Buffer>,
+    /// Capacity to fit in, when the data set states one (MiniMalloc file names do).
+    #[serde(default)]
+    pub capacity: Option<Bytes>,
+}

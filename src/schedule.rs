@@ -1,0 +1,1 @@
+//! TODO(skeleton): owned by a team member; see docs/ARCHITECTURE.md.
