@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every test: lints, cargo tests, parity against the real aidge_core wheel,
+# the wasm build and the end-to-end tests in Debian's chromium.
+# Installs what is missing first (scripts/setup.sh). Used by `npm test` and CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "setup"
+scripts/setup.sh build browser python
+
+step "rustfmt and clippy"
+cargo fmt --all -- --check
+cargo clippy --all-targets -q -- -D warnings
+
+step "cargo test"
+cargo test --release -q
+
+step "parity with aidge_core 0.10.1"
+.venv/bin/python tests/parity/run.py
+
+step "wasm build"
+scripts/build.sh
+
+step "end-to-end tests in chromium"
+node tests/e2e/run.mjs
