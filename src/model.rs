@@ -16,7 +16,8 @@ pub type Bytes = u64;
 /// non-producer node).
 pub type Clock = u32;
 
-/// One step of the schedule: the node whose execution the clock counts.
+/// One node of the schedule, in execution order. Planes name their writer by index
+/// into [`Plan::steps`]; the chart labels clock `t` with the step whose `clock` is `t`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Step {
     /// Node name as the framework prints it.
@@ -24,6 +25,10 @@ pub struct Step {
     /// Operator type (`Conv2D`, `ReLU`, ...). Empty when unknown (CSV buffer lists).
     #[serde(default, rename = "type")]
     pub kind: String,
+    /// Clock at which the node ran. `None` for nodes that do not tick (Aidge skips
+    /// Producers unless `inc_producers`).
+    #[serde(default)]
+    pub clock: Option<Clock>,
 }
 
 /// A memory component (bank): Aidge 0.10.1's `generate_memory_multiple_mems` places
@@ -96,6 +101,10 @@ pub struct Plane {
     /// Absolute start and size of the wrapped part (size 0 when not wrapped).
     pub wrap_offset: Bytes,
     pub wrap_size: Bytes,
+    /// Display name when the node's name is not the plane's (buffer ids of buffer
+    /// lists); `None` for Aidge plans, which show `node_index`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 impl Plane {
@@ -174,4 +183,80 @@ pub struct BufferList {
     /// Capacity to fit in, when the data set states one (MiniMalloc file names do).
     #[serde(default)]
     pub capacity: Option<Bytes>,
+}
+
+impl BufferList {
+    /// The plan of this list with the given offsets (one per buffer, in order): each
+    /// buffer becomes one space holding one plane, so the checker and the chart treat
+    /// buffer lists and Aidge plans alike. Steps are the clocks `0..max upper`.
+    pub fn to_plan(&self, offsets: &[Bytes]) -> Plan {
+        let horizon = self.buffers.iter().map(|b| b.upper).max().unwrap_or(0);
+        let steps = (0..horizon)
+            .map(|t| Step { name: t.to_string(), kind: String::new(), clock: Some(t) })
+            .collect();
+        let mut per_step = vec![0usize; horizon as usize];
+        let mut spaces = Vec::with_capacity(self.buffers.len());
+        let mut planes = Vec::with_capacity(self.buffers.len());
+        for (i, (b, &offset)) in self.buffers.iter().zip(offsets).enumerate() {
+            let last = b.upper.saturating_sub(1).max(b.lower);
+            spaces.push(Space {
+                offset,
+                size: b.size,
+                allocated: b.lower,
+                released: Some(last),
+                has_deps: false,
+                component: 0,
+            });
+            let node = (b.lower as usize).min(horizon.saturating_sub(1) as usize);
+            let index = per_step.get(node).copied().unwrap_or(0);
+            if let Some(n) = per_step.get_mut(node) {
+                *n += 1;
+            }
+            planes.push(Plane {
+                node,
+                index,
+                space: i,
+                allocated: b.lower,
+                offset: 0,
+                size: b.size,
+                stride: b.size,
+                length: 1,
+                count: 1,
+                cont_offset: offset,
+                cont_size: b.size,
+                wrap_offset: offset,
+                wrap_size: 0,
+                label: Some(b.id.clone()),
+            });
+        }
+        Plan {
+            steps,
+            components: vec![Component::default()],
+            spaces,
+            planes,
+            max_lifetime: horizon.saturating_sub(1),
+            alignment: 1,
+        }
+    }
+}
+
+impl Plan {
+    /// The placement problem of this plan's memory spaces: one buffer per space, live
+    /// from its allocation to its last live clock. Re-optimizing a plan moves whole
+    /// spaces, so in-place and wrap-around sharing inside a space stays valid.
+    pub fn space_problem(&self) -> BufferList {
+        let buffers = self
+            .spaces
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Buffer {
+                id: i.to_string(),
+                lower: s.allocated,
+                upper: s.last_live(self.max_lifetime).saturating_add(1),
+                size: s.size,
+                offset: Some(s.offset),
+            })
+            .collect();
+        BufferList { buffers, capacity: None }
+    }
 }
