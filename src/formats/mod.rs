@@ -1,1 +1,232 @@
-//! TODO(skeleton): owned by a team member; see docs/ARCHITECTURE.md.
+//! File formats: one module per format, plus the single entry point [`load`] that the
+//! CLI and the viewer share (it sniffs the format from the name and the content) and
+//! [`resolve_plan`], which turns whatever a document holds into a [`Plan`].
+//!
+//! Readers never panic on input: every problem becomes an [`Error`] naming the file
+//! and the place (line and column for text, a JSON path for JSON).
+
+pub mod aidge_log;
+pub mod aidge_planes;
+pub mod csv;
+pub mod memplan_json;
+
+use crate::model::{Buffer, BufferList, Bytes, Plan};
+use crate::{Error, Result};
+use std::fmt;
+
+pub use aidge_log::LogDialect;
+
+/// Largest clock a reader accepts. Clocks index per-clock arrays (live bytes, the
+/// chart), so absurd values from a corrupt file must not turn into huge allocations;
+/// MiniMalloc's challenging sets use clocks up to 2^20.
+pub const MAX_CLOCK: u64 = 1 << 24;
+
+/// What a file was read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// memplan JSON v1 (`docs/formats.md`).
+    Memplan,
+    /// An Aidge / N2D2 `memory_info.txt` text log, in the dialect it was written in.
+    AidgeLog(LogDialect),
+    /// The `planes.json` record of `shared/tools/aidge_golden.py` (every plane with
+    /// its space, exactly as the aidge_core wheel reported it).
+    AidgePlanes,
+    /// MiniMalloc CSV `id,lower,upper,size[,offset]`.
+    Csv,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Format::Memplan => f.write_str("memplan JSON"),
+            Format::AidgeLog(d) => write!(f, "{d}"),
+            Format::AidgePlanes => f.write_str("Aidge planes.json"),
+            Format::Csv => f.write_str("MiniMalloc CSV"),
+        }
+    }
+}
+
+/// Everything one file holds. At least one of `plan`, `schedule`, `buffers` is set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    pub format: Format,
+    pub plan: Option<Plan>,
+    pub buffers: Option<BufferList>,
+    /// Things the reader accepted but the user should know (unknown fields, guesses).
+    pub warnings: Vec<String>,
+}
+
+impl Document {
+    fn plan(format: Format, plan: Plan) -> Self {
+        Document {
+            format,
+            plan: Some(plan),
+            buffers: None,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// Reads a file of any supported format. `file_name` is used as a hint (extension)
+/// and to name the file in errors; the content decides in the end.
+pub fn load(file_name: &str, bytes: &[u8]) -> Result<Document> {
+    load_inner(file_name, bytes).map_err(|e| e.in_file(file_name))
+}
+
+fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
+    let text = as_text(bytes)?;
+    let trimmed = text.trim_start();
+    if trimmed.is_empty() {
+        return Err(Error::whole(
+            "empty file: expected memplan JSON, an Aidge memory_info.txt log or a MiniMalloc CSV",
+        ));
+    }
+    let lower = file_name.to_ascii_lowercase();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        return load_json(text);
+    }
+    if lower.ends_with(".csv") || csv::looks_like_csv(text) {
+        let (buffers, warnings) = csv::read(text, &csv::CsvOptions::for_file(file_name))?;
+        return Ok(Document {
+            format: Format::Csv,
+            plan: None,
+            buffers: Some(buffers),
+            warnings,
+        });
+    }
+    let (plan, dialect) = aidge_log::read(text)?;
+    Ok(Document::plan(Format::AidgeLog(dialect), plan))
+}
+
+fn load_json(text: &str) -> Result<Document> {
+    if memplan_json::is_memplan(text) {
+        return memplan_json::read(text);
+    }
+    if aidge_planes::is_planes_dump(text) {
+        let (plan, warnings) = aidge_planes::read(text)?;
+        return Ok(Document {
+            warnings,
+            ..Document::plan(Format::AidgePlanes, plan)
+        });
+    }
+    Err(Error::whole(
+        "JSON without `\"format\": \"memplan\"`: expected memplan JSON v1 (see docs/formats.md) or an Aidge planes.json dump",
+    ))
+}
+
+/// The file as UTF-8 text, or an error saying where the binary data starts.
+fn as_text(bytes: &[u8]) -> Result<&str> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Error::whole(format!(
+            "not a text file (invalid UTF-8 at byte {}): expected memplan JSON, an Aidge log or a CSV",
+            e.valid_up_to()
+        ))
+    })?;
+    if let Some(pos) = text.find('\0') {
+        return Err(Error::whole(format!(
+            "not a text file (NUL byte at byte {pos})"
+        )));
+    }
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
+/// The plan a document stands for: the plan as given; else its schedule planned the
+/// way Aidge 0.10.1 does by default; else its buffers, at their given offsets or, if
+/// they have none, placed by the default strategy.
+pub fn resolve_plan(doc: &Document) -> Result<Plan> {
+    if let Some(plan) = &doc.plan {
+        return Ok(plan.clone());
+    }
+    if let Some(buffers) = &doc.buffers {
+        return Ok(plan_buffers(buffers));
+    }
+    Err(Error::whole(
+        "the document holds neither a plan nor buffers",
+    ))
+}
+
+/// A buffer list's plan: given offsets when every buffer has one, else a placement.
+pub fn plan_buffers(list: &BufferList) -> Plan {
+    let offsets: Option<Vec<Bytes>> = list.buffers.iter().map(|b| b.offset).collect();
+    let offsets = offsets.unwrap_or_else(|| first_fit(&list.buffers));
+    list.to_plan(&offsets)
+}
+
+/// Greedy by size, first fit: the largest buffer first, each at the lowest offset
+/// free of the already placed buffers whose lifetimes intersect. Stands in for the
+/// strategies module's default until it exists.
+fn first_fit(buffers: &[Buffer]) -> Vec<Bytes> {
+    let mut order: Vec<usize> = (0..buffers.len()).collect();
+    order.sort_by(|&a, &b| buffers[b].size.cmp(&buffers[a].size).then(a.cmp(&b)));
+    let mut offsets = vec![0; buffers.len()];
+    let mut placed: Vec<usize> = Vec::new();
+    for &i in &order {
+        let b = &buffers[i];
+        let mut busy: Vec<(Bytes, Bytes)> = placed
+            .iter()
+            .map(|&j| &buffers[j])
+            .zip(placed.iter().map(|&j| offsets[j]))
+            .filter(|(o, _)| o.lower < b.upper && b.lower < o.upper)
+            .map(|(o, off): (&Buffer, Bytes)| (off, off.saturating_add(o.size)))
+            .collect();
+        busy.sort_unstable();
+        let mut at: Bytes = 0;
+        for (start, end) in busy {
+            if start >= at.saturating_add(b.size) {
+                break;
+            }
+            at = at.max(end);
+        }
+        offsets[i] = at;
+        placed.push(i);
+    }
+    offsets
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_fit_never_overlaps_live_buffers() {
+        let b = |id: &str, lower, upper, size| Buffer {
+            id: id.into(),
+            lower,
+            upper,
+            size,
+            offset: None,
+        };
+        let buffers = vec![
+            b("a", 0, 3, 4),
+            b("b", 3, 9, 4),
+            b("c", 0, 9, 4),
+            b("d", 9, 21, 4),
+            b("e", 0, 21, 4),
+        ];
+        let offs = first_fit(&buffers);
+        for i in 0..buffers.len() {
+            for j in i + 1..buffers.len() {
+                let (x, y) = (&buffers[i], &buffers[j]);
+                if x.lower < y.upper && y.lower < x.upper {
+                    assert!(
+                        offs[i] + x.size <= offs[j] || offs[j] + y.size <= offs[i],
+                        "{i} {j} {offs:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            offs.iter().zip(&buffers).map(|(o, b)| o + b.size).max(),
+            Some(12)
+        );
+    }
+
+    #[test]
+    fn garbage_is_refused_with_the_file_name() {
+        let e = load("x.bin", &[0xff, 0xfe, 0x00]).unwrap_err();
+        assert_eq!(e.file.as_deref(), Some("x.bin"));
+        assert!(e.message.contains("UTF-8"), "{e}");
+        let e = load("empty.txt", b"  \n").unwrap_err();
+        assert!(e.to_string().starts_with("empty.txt: empty file"), "{e}");
+    }
+}

@@ -1,0 +1,338 @@
+//! MiniMalloc CSV: one buffer per line, `id,lower,upper,size[,offset]`, `upper`
+//! exclusive. The header line is optional; with one, columns are found by name (any
+//! order, unknown columns ignored with a warning); without one they are positional.
+//! Ids are free text. IREE's dumps (idealloc's `iree_*` sets) use an inclusive upper:
+//! [`CsvOptions::for_file`] reads files named `iree*` that way, with a warning.
+
+use super::MAX_CLOCK;
+use crate::model::{Buffer, BufferList, Bytes, Clock, Plan};
+use crate::{Error, Result};
+
+/// How to read a CSV that the content alone cannot tell.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CsvOptions {
+    /// `upper` is the last live step (IREE) instead of one past it (MiniMalloc).
+    pub inclusive_upper: bool,
+    /// Capacity to record in the list (MiniMalloc names files `NAME.CAPACITY.csv`).
+    pub capacity: Option<Bytes>,
+}
+
+impl CsvOptions {
+    /// Options guessed from a file name: `A.1048576.csv` has capacity 1048576;
+    /// `iree_*.csv` has an inclusive upper.
+    pub fn for_file(file_name: &str) -> Self {
+        let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+        let stem = base
+            .strip_suffix(".csv")
+            .or_else(|| base.strip_suffix(".CSV"))
+            .unwrap_or(base);
+        let capacity = stem
+            .rsplit_once('.')
+            .and_then(|(_, n)| n.parse::<Bytes>().ok());
+        CsvOptions {
+            inclusive_upper: base.to_ascii_lowercase().starts_with("iree"),
+            capacity,
+        }
+    }
+}
+
+const COLUMNS: [&str; 5] = ["id", "lower", "upper", "size", "offset"];
+
+/// True when the first non-empty line looks like a MiniMalloc header or row.
+pub fn looks_like_csv(text: &str) -> bool {
+    let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
+        return false;
+    };
+    let fields: Vec<&str> = first.split(',').map(str::trim).collect();
+    if is_header(&fields) {
+        return true;
+    }
+    (fields.len() == 4 || fields.len() == 5) && fields[1..].iter().all(|f| f.parse::<u64>().is_ok())
+}
+
+/// A header names the `id` and `lower` columns (data rows have a number as lower).
+fn is_header(fields: &[&str]) -> bool {
+    let has = |name: &str| fields.iter().any(|f| f.eq_ignore_ascii_case(name));
+    has("id") && has("lower")
+}
+
+/// Reads a buffer list; returns it with the reader's warnings.
+pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>)> {
+    let mut warnings = Vec::new();
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .peekable();
+    // Column index of each of COLUMNS (offset optional).
+    let mut index: [Option<usize>; 5] = [Some(0), Some(1), Some(2), Some(3), Some(4)];
+    let mut width = None;
+    if let Some((n, first)) = lines.peek().copied() {
+        let names: Vec<&str> = first.split(',').map(str::trim).collect();
+        if is_header(&names) {
+            index = [None; 5];
+            for (col, name) in names.iter().enumerate() {
+                match COLUMNS.iter().position(|c| c.eq_ignore_ascii_case(name)) {
+                    Some(k) if index[k].is_none() => index[k] = Some(col),
+                    Some(_) => {
+                        return Err(Error::at_line(
+                            n + 1,
+                            column_of(first, col),
+                            format!("column `{name}` twice"),
+                        ))
+                    }
+                    None => {
+                        warnings.push(format!("line {}: unknown column `{name}` ignored", n + 1))
+                    }
+                }
+            }
+            if let Some(k) = (0..4).find(|&k| index[k].is_none()) {
+                return Err(Error::at_line(
+                    n + 1,
+                    1,
+                    format!(
+                        "header lacks column `{}`: expected id,lower,upper,size[,offset]",
+                        COLUMNS[k]
+                    ),
+                ));
+            }
+            width = Some(names.len());
+            lines.next();
+        }
+    }
+    if options.inclusive_upper {
+        warnings.push("upper read as inclusive (IREE convention), stored as upper + 1".into());
+    }
+    let mut buffers = Vec::new();
+    for (n, line) in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        let expected = match width {
+            Some(w) => w,
+            None => {
+                if fields.len() != 4 && fields.len() != 5 {
+                    return Err(Error::at_line(
+                        n + 1,
+                        1,
+                        format!(
+                            "expected 4 or 5 fields (id,lower,upper,size[,offset]), found {}",
+                            fields.len()
+                        ),
+                    ));
+                }
+                if fields.len() == 4 {
+                    index[4] = None;
+                }
+                *width.insert(fields.len())
+            }
+        };
+        if fields.len() != expected {
+            return Err(Error::at_line(
+                n + 1,
+                1,
+                format!("expected {expected} fields, found {}", fields.len()),
+            ));
+        }
+        let field = |k: usize| index[k].map(|c| (fields[c].trim(), column_of(line, c)));
+        let num = |k: usize| -> Result<Option<u64>> {
+            let Some((f, col)) = field(k) else {
+                return Ok(None);
+            };
+            if f.is_empty() && k == 4 {
+                return Ok(None);
+            }
+            f.parse::<u64>().map(Some).map_err(|_| {
+                Error::at_line(
+                    n + 1,
+                    col,
+                    format!(
+                        "{}: expected a whole number from 0 to 2^64-1, found `{f}`",
+                        COLUMNS[k]
+                    ),
+                )
+            })
+        };
+        let clock = |k: usize, v: u64| -> Result<Clock> {
+            if v > MAX_CLOCK {
+                let col = field(k).map_or(1, |f| f.1);
+                return Err(Error::at_line(
+                    n + 1,
+                    col,
+                    format!(
+                        "{} {v} is above the supported maximum {MAX_CLOCK}",
+                        COLUMNS[k]
+                    ),
+                ));
+            }
+            Ok(v as Clock)
+        };
+        let id = field(0).map_or("", |f| f.0).to_string();
+        let lower = clock(1, num(1)?.unwrap_or(0))?;
+        let upper = clock(2, num(2)?.unwrap_or(0) + u64::from(options.inclusive_upper))?;
+        let size = num(3)?.unwrap_or(0);
+        let offset = num(4)?;
+        if lower >= upper {
+            let col = field(2).map_or(1, |f| f.1);
+            let rule = if options.inclusive_upper {
+                "at least"
+            } else {
+                "greater than"
+            };
+            return Err(Error::at_line(
+                n + 1,
+                col,
+                format!("upper must be {rule} lower ({lower})"),
+            ));
+        }
+        buffers.push(Buffer {
+            id,
+            lower,
+            upper,
+            size,
+            offset,
+        });
+    }
+    let with = buffers.iter().filter(|b| b.offset.is_some()).count();
+    if with != 0 && with != buffers.len() {
+        return Err(Error::whole(format!(
+            "{with} of {} buffers have an offset: give every buffer an offset or none",
+            buffers.len()
+        )));
+    }
+    if buffers.is_empty() {
+        return Err(Error::whole(
+            "no buffers: expected lines id,lower,upper,size[,offset]",
+        ));
+    }
+    Ok((
+        BufferList {
+            buffers,
+            capacity: options.capacity,
+        },
+        warnings,
+    ))
+}
+
+/// 1-based column where field `k` of a comma-separated line starts.
+fn column_of(line: &str, k: usize) -> usize {
+    line.split(',')
+        .take(k)
+        .map(|f| f.chars().count() + 1)
+        .sum::<usize>()
+        + 1
+}
+
+/// Writes a buffer list, with the offset column when every buffer has an offset.
+pub fn write(list: &BufferList) -> String {
+    let with_offsets = !list.buffers.is_empty() && list.buffers.iter().all(|b| b.offset.is_some());
+    let mut out = String::from(if with_offsets {
+        "id,lower,upper,size,offset\n"
+    } else {
+        "id,lower,upper,size\n"
+    });
+    for b in &list.buffers {
+        let id = b.id.replace([',', '\n', '\r'], "_");
+        out.push_str(&format!("{id},{},{},{}", b.lower, b.upper, b.size));
+        if let (true, Some(o)) = (with_offsets, b.offset) {
+            out.push_str(&format!(",{o}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A plan's memory spaces as a placed buffer list (what MiniMalloc would be asked to
+/// place): one buffer per space, live from its allocation to its last live clock.
+/// A space holding exactly one labelled plane keeps the label as its id.
+pub fn from_plan(plan: &Plan) -> BufferList {
+    let mut list = plan.space_problem();
+    let mut label: Vec<Option<&str>> = vec![None; plan.spaces.len()];
+    let mut count = vec![0usize; plan.spaces.len()];
+    for p in &plan.planes {
+        if let Some(c) = count.get_mut(p.space) {
+            *c += 1;
+            label[p.space] = p.label.as_deref();
+        }
+    }
+    for (i, b) in list.buffers.iter_mut().enumerate() {
+        if let (1, Some(l)) = (count[i], label[i]) {
+            b.id = l.to_string();
+        }
+    }
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_with_and_without_header_and_offsets() {
+        let (a, w) = read(
+            "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\n",
+            &CsvOptions::default(),
+        )
+        .unwrap();
+        assert!(w.is_empty());
+        assert_eq!(
+            a.buffers[1],
+            Buffer {
+                id: "b2".into(),
+                lower: 3,
+                upper: 9,
+                size: 4,
+                offset: None
+            }
+        );
+        let (b, _) = read("b1,0,3,4,8\nb2,3,9,4,0\n", &CsvOptions::default()).unwrap();
+        assert_eq!(b.buffers[0].offset, Some(8));
+        let (c, _) = read("size,upper,id,lower\n4,3,x,0\n", &CsvOptions::default()).unwrap();
+        assert_eq!(
+            c.buffers[0],
+            Buffer {
+                id: "x".into(),
+                lower: 0,
+                upper: 3,
+                size: 4,
+                offset: None
+            }
+        );
+        assert_eq!(read(&write(&b), &CsvOptions::default()).unwrap().0, b);
+    }
+
+    #[test]
+    fn errors_point_at_the_field() {
+        let e = read("id,lower,upper,size\nb1,0,3,-4\n", &CsvOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 8: size: expected a whole number from 0 to 2^64-1, found `-4`"
+        );
+        let e = read("id,lower,upper,size\nb1,3,3,4\n", &CsvOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 6: upper must be greater than lower (3)"
+        );
+        let e = read(
+            "id,lower,upper,size\nb1,0,3,99999999999999999999\n",
+            &CsvOptions::default(),
+        )
+        .unwrap_err();
+        assert!(e.message.contains("found `99999999999999999999`"), "{e}");
+        assert!(read("id,lower,size\n", &CsvOptions::default())
+            .unwrap_err()
+            .message
+            .contains("`upper`"));
+    }
+
+    #[test]
+    fn file_names_give_capacity_and_iree_convention() {
+        assert_eq!(
+            CsvOptions::for_file("bench/minimalloc/A.1048576.csv").capacity,
+            Some(1048576)
+        );
+        let iree = CsvOptions::for_file("x/iree_mobilenet.csv");
+        assert!(iree.inclusive_upper && iree.capacity.is_none());
+        let (l, w) = read("id,lower,upper,size\n0,2,2,8\n", &iree).unwrap();
+        assert_eq!((l.buffers[0].lower, l.buffers[0].upper), (2, 3));
+        assert_eq!(w.len(), 1);
+    }
+}

@@ -1,0 +1,323 @@
+//! memplan JSON v1: `{"format": "memplan", "version": 1, "plan"?, "buffers"?}` where
+//! `plan` is the serde form of [`Plan`] and `buffers` of [`BufferList`]
+//! (`docs/formats.md`, `docs/memplan.schema.json`).
+//!
+//! Errors carry the JSON path (`$.plan.planes[3].size`) and serde_json's line and
+//! column; unknown fields are accepted with a warning so that files written by a newer
+//! memplan still open.
+
+use super::{Document, Format, MAX_CLOCK};
+use crate::model::{BufferList, Component, Plan};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// The only version this reader understands.
+pub const VERSION: u64 = 1;
+
+#[derive(Deserialize)]
+struct Head {
+    #[serde(default)]
+    format: Option<serde_json::Value>,
+    #[serde(default)]
+    version: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+struct FileV1 {
+    #[allow(dead_code)] // checked by `Head`; declared so it is not reported as unknown
+    format: String,
+    #[allow(dead_code)]
+    version: u64,
+    #[serde(default)]
+    plan: Option<Plan>,
+    #[serde(default)]
+    buffers: Option<BufferList>,
+}
+
+#[derive(Serialize)]
+struct FileOut<'a> {
+    format: &'static str,
+    version: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plan: Option<&'a Plan>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    buffers: Option<&'a BufferList>,
+}
+
+fn head(text: &str) -> Result<Head> {
+    serde_json::from_str(text).map_err(json_error)
+}
+
+/// True when the text is a JSON object whose `format` is `"memplan"`.
+pub fn is_memplan(text: &str) -> bool {
+    matches!(head(text), Ok(Head { format: Some(serde_json::Value::String(f)), .. }) if f == "memplan")
+}
+
+/// A serde_json error at its line and column.
+fn json_error(e: serde_json::Error) -> Error {
+    let msg = e.to_string();
+    // serde_json appends " at line L column C"; the location says it already.
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    Error::at_line(e.line(), e.column(), msg)
+}
+
+/// Reads memplan JSON v1.
+pub fn read(text: &str) -> Result<Document> {
+    let head = head(text)?;
+    match &head.format {
+        Some(serde_json::Value::String(f)) if f == "memplan" => {}
+        other => {
+            return Err(Error::at_path(
+                "$.format",
+                format!(
+                    "expected \"memplan\", found {}",
+                    other.as_ref().map_or("nothing".into(), |v| v.to_string())
+                ),
+            ))
+        }
+    }
+    match &head.version {
+        Some(v) if v.as_u64() == Some(VERSION) => {}
+        Some(v) => {
+            return Err(Error::at_path(
+                "$.version",
+                format!(
+                    "unsupported memplan JSON version {v}: this memplan reads version {VERSION}"
+                ),
+            ))
+        }
+        None => {
+            return Err(Error::at_path(
+                "$.version",
+                format!("missing; this memplan reads version {VERSION}"),
+            ))
+        }
+    }
+    let (file, warnings): (FileV1, _) = from_json(text)?;
+    let FileV1 {
+        mut plan, buffers, ..
+    } = file;
+    if plan.is_none() && buffers.is_none() {
+        return Err(Error::at_path(
+            "$",
+            "a memplan document needs `plan` or `buffers`",
+        ));
+    }
+    if let Some(plan) = &mut plan {
+        validate_plan(plan, "$.plan")?;
+    }
+    if let Some(buffers) = &buffers {
+        validate_buffers(buffers, "$.buffers")?;
+    }
+    Ok(Document {
+        format: Format::Memplan,
+        plan,
+        buffers,
+        warnings,
+    })
+}
+
+/// Writes memplan JSON v1 (pretty-printed) with whatever the document holds.
+pub fn write(doc: &Document) -> String {
+    let out = FileOut {
+        format: "memplan",
+        version: VERSION,
+        plan: doc.plan.as_ref(),
+        buffers: doc.buffers.as_ref(),
+    };
+    let mut s = serde_json::to_string_pretty(&out).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Deserializes JSON with the path of the first error and one warning per unknown
+/// field (`$.plan.colour: unknown field, ignored`).
+pub(super) fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<(T, Vec<String>)> {
+    let mut warnings = Vec::new();
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value: T = {
+        let mut note = |path: serde_ignored::Path| {
+            warnings.push(format!("{}: unknown field, ignored", json_path(&path)));
+        };
+        let ignored = serde_ignored::Deserializer::new(&mut de, &mut note);
+        serde_path_to_error::deserialize(ignored).map_err(|e| {
+            let path = match e.path().to_string().as_str() {
+                "." => "$".to_string(),
+                p => format!("$.{p}"),
+            };
+            let inner = e.into_inner();
+            let (line, column) = (inner.line(), inner.column());
+            let msg = inner.to_string();
+            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            Error::at_path(path, format!("{msg} (line {line}, column {column})"))
+        })?
+    };
+    de.end().map_err(json_error)?;
+    Ok((value, warnings))
+}
+
+fn json_path(path: &serde_ignored::Path) -> String {
+    use serde_ignored::Path as P;
+    match path {
+        P::Root => "$".into(),
+        P::Seq { parent, index } => format!("{}[{index}]", json_path(parent)),
+        P::Map { parent, key } => format!("{}.{key}", json_path(parent)),
+        P::Some { parent } | P::NewtypeStruct { parent } | P::NewtypeVariant { parent } => {
+            json_path(parent)
+        }
+    }
+}
+
+fn clock_ok(value: u32, path: String) -> Result<()> {
+    if u64::from(value) > MAX_CLOCK {
+        return Err(Error::at_path(
+            path,
+            format!("clock {value} is above the supported maximum {MAX_CLOCK}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks what a checker cannot report on: every index names an existing item and
+/// clocks stay in a range the per-clock arrays can hold. An empty component list
+/// gets the default component.
+pub fn validate_plan(plan: &mut Plan, at: &str) -> Result<()> {
+    if plan.components.is_empty() {
+        plan.components.push(Component::default());
+    }
+    if plan.alignment == 0 {
+        return Err(Error::at_path(
+            format!("{at}.alignment"),
+            "must be at least 1 (1 = no alignment)",
+        ));
+    }
+    clock_ok(plan.max_lifetime, format!("{at}.max_lifetime"))?;
+    for (i, step) in plan.steps.iter().enumerate() {
+        if let Some(c) = step.clock {
+            clock_ok(c, format!("{at}.steps[{i}].clock"))?;
+        }
+    }
+    let (nc, ns, nn) = (plan.components.len(), plan.spaces.len(), plan.steps.len());
+    for (i, s) in plan.spaces.iter().enumerate() {
+        if s.component >= nc {
+            return Err(Error::at_path(
+                format!("{at}.spaces[{i}].component"),
+                format!(
+                    "component {} out of range: the plan has {nc} component(s)",
+                    s.component
+                ),
+            ));
+        }
+        clock_ok(s.allocated, format!("{at}.spaces[{i}].allocated"))?;
+        if let Some(r) = s.released {
+            clock_ok(r, format!("{at}.spaces[{i}].released"))?;
+        }
+    }
+    for (i, p) in plan.planes.iter().enumerate() {
+        if p.space >= ns {
+            return Err(Error::at_path(
+                format!("{at}.planes[{i}].space"),
+                format!("space {} out of range: the plan has {ns} space(s)", p.space),
+            ));
+        }
+        if p.node >= nn {
+            return Err(Error::at_path(
+                format!("{at}.planes[{i}].node"),
+                format!("node {} out of range: the plan has {nn} step(s)", p.node),
+            ));
+        }
+        clock_ok(p.allocated, format!("{at}.planes[{i}].allocated"))?;
+    }
+    Ok(())
+}
+
+/// Every buffer has a non-empty lifetime within the supported clock range.
+pub fn validate_buffers(list: &BufferList, at: &str) -> Result<()> {
+    for (i, b) in list.buffers.iter().enumerate() {
+        if b.lower >= b.upper {
+            return Err(Error::at_path(
+                format!("{at}.buffers[{i}].upper"),
+                format!(
+                    "upper {} must be greater than lower {} (upper is exclusive)",
+                    b.upper, b.lower
+                ),
+            ));
+        }
+        clock_ok(b.upper, format!("{at}.buffers[{i}].upper"))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> Error {
+        read(text).unwrap_err()
+    }
+
+    #[test]
+    fn round_trips_a_buffer_list() {
+        let text = r#"{"format":"memplan","version":1,"buffers":{"buffers":[{"id":"a","lower":0,"upper":2,"size":8}]}}"#;
+        let doc = read(text).unwrap();
+        assert!(doc.warnings.is_empty());
+        let again = read(&write(&doc)).unwrap();
+        assert_eq!(again.buffers, doc.buffers);
+    }
+
+    #[test]
+    fn errors_name_the_json_path_and_line() {
+        let e = err("{\"format\":\"memplan\",\"version\":1,\n\"buffers\":{\"buffers\":[{\"id\":\"a\",\"lower\":0,\"upper\":2,\n\"size\":-8}]}}");
+        assert_eq!(
+            e.location,
+            crate::error::Location::Path("$.buffers.buffers[0].size".into()),
+            "{e}"
+        );
+        assert!(e.message.contains("line 3"), "{e}");
+        let e = err(
+            r#"{"format":"memplan","version":1,"buffers":{"buffers":[{"id":"a","lower":0,"upper":2,"size":1e30}]}}"#,
+        );
+        assert!(e.message.contains("floating point"), "{e}");
+        let e = err(
+            r#"{"format":"memplan","version":1,"buffers":{"buffers":[{"id":"a","lower":0,"upper":2,"size":18446744073709551616}]}}"#,
+        );
+        assert!(e.to_string().contains("$.buffers.buffers[0].size"), "{e}");
+    }
+
+    #[test]
+    fn wrong_version_and_truncation_are_explained() {
+        assert!(err(r#"{"format":"memplan","version":2,"plan":{}}"#)
+            .message
+            .contains("version 2"));
+        let e = err(r#"{"format":"memplan","version":1,"plan":{"steps":["#);
+        assert!(
+            matches!(e.location, crate::error::Location::LineCol { line: 1, .. }),
+            "{e:?}"
+        );
+        assert!(err(r#"{"format":"memplan","version":1,"x":NaN}"#)
+            .message
+            .contains("expected value"));
+    }
+
+    #[test]
+    fn unknown_fields_warn_and_bad_indices_fail() {
+        let text = r#"{"format":"memplan","version":1,"future":3,"plan":{"steps":[],"components":[],"spaces":[],
+            "planes":[],"max_lifetime":0,"colour":"red"}}"#;
+        let doc = read(text).unwrap();
+        assert_eq!(
+            doc.warnings,
+            vec![
+                "$.future: unknown field, ignored",
+                "$.plan.colour: unknown field, ignored"
+            ]
+        );
+        let bad = r#"{"format":"memplan","version":1,"plan":{"steps":[{"name":"n"}],"components":[],"spaces":[],
+            "planes":[{"node":0,"index":0,"space":4,"allocated":0,"offset":0,"size":1,"stride":1,"length":1,
+            "count":1,"cont_offset":0,"cont_size":1,"wrap_offset":0,"wrap_size":0}],"max_lifetime":0}}"#;
+        let e = err(bad);
+        assert_eq!(
+            e.to_string(),
+            "$.plan.planes[0].space: space 4 out of range: the plan has 0 space(s)"
+        );
+    }
+}
