@@ -72,13 +72,6 @@ pub fn is_planes_dump(text: &str) -> bool {
 /// identified by them (two live spaces cannot share offset and allocation clock).
 pub fn read(text: &str) -> Result<(Plan, Vec<String>)> {
     let (dump, mut warnings): (Dump, _) = from_json(text)?;
-    let step_of: HashMap<&str, usize> = dump
-        .steps
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, s)| (s.name.as_str(), i))
-        .collect();
     let mut steps: Vec<Step> = dump
         .steps
         .iter()
@@ -91,13 +84,26 @@ pub fn read(text: &str) -> Result<(Plan, Vec<String>)> {
     let mut spaces: Vec<Space> = Vec::new();
     let mut space_of: HashMap<(Bytes, Bytes, Clock, i64, bool), usize> = HashMap::new();
     let mut planes = Vec::with_capacity(dump.planes.len());
+    let mut current: Option<usize> = None;
     for (i, p) in dump.planes.iter().enumerate() {
-        let node = *step_of.get(p.node.as_str()).ok_or_else(|| {
-            Error::at_path(
-                format!("$.planes[{i}].node"),
-                format!("`{}` is not a step name", p.node),
-            )
-        })?;
+        // Names need not be unique (ONNX nodes may be unnamed): the dump lists planes
+        // in step order, so plane 0 opens the next step of that name, later planes
+        // stay on it.
+        let node = match current {
+            Some(n) if p.plane > 0 && dump.steps[n].name == p.node => n,
+            _ => {
+                let from = current.map_or(0, |n| n + 1);
+                let later = dump.steps.get(from..).unwrap_or_default();
+                let found = later.iter().position(|s| s.name == p.node);
+                found.map(|k| from + k).ok_or_else(|| {
+                    Error::at_path(
+                        format!("$.planes[{i}].node"),
+                        format!("`{}` is not the name of a later step", p.node),
+                    )
+                })?
+            }
+        };
+        current = Some(node);
         let released = match p.space_released {
             -1 => None,
             r => Some(Clock::try_from(r).map_err(|_| {

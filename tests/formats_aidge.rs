@@ -1,0 +1,130 @@
+//! The 28 real Aidge 0.10.1 plans in shared/bench/aidge: every `memory_info.txt`
+//! imports with the peak of golden.log, checks clean, and writes back byte for byte;
+//! every `planes.json` (the exact plan with its spaces) checks clean and agrees with
+//! the log's planes.
+
+use memplan::formats::{self, Format, LogDialect};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+fn bench() -> Option<PathBuf> {
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/bench/aidge"
+    ));
+    if dir.is_dir() {
+        Some(dir.to_path_buf())
+    } else {
+        eprintln!(
+            "note: {} is absent; skipping the real-plan tests",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// golden.log: `NAME: peak=P steps=S T`.
+fn golden(dir: &Path) -> HashMap<String, u64> {
+    let text = std::fs::read_to_string(dir.join("golden.log")).unwrap();
+    text.lines()
+        .filter_map(|l| {
+            let (name, rest) = l.split_once(": peak=")?;
+            Some((
+                name.to_string(),
+                rest.split_whitespace().next()?.parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
+fn load(path: &Path) -> formats::Document {
+    let bytes = std::fs::read(path).unwrap();
+    formats::load(&path.display().to_string(), &bytes).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_real_log_imports_with_its_peak_checks_clean_and_round_trips() {
+    let Some(dir) = bench() else { return };
+    let golden = golden(&dir);
+    assert_eq!(golden.len(), 28);
+    for (name, peak) in &golden {
+        let path = dir.join(name).join("memory_info.txt");
+        let doc = load(&path);
+        let Format::AidgeLog(dialect) = doc.format else {
+            panic!("{name}: read as {}", doc.format)
+        };
+        let multi = name.contains("-multi-");
+        assert_eq!(
+            dialect,
+            LogDialect::Python {
+                multiple_mems: multi
+            },
+            "{name}"
+        );
+        let plan = formats::resolve_plan(&doc).unwrap();
+        assert_eq!(plan.peak(), *peak, "{name}: peak");
+        let report = memplan::check::check(&plan);
+        assert!(
+            report.is_valid(),
+            "{name}: {:#?}",
+            &report.problems[..report.problems.len().min(5)]
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            formats::aidge_log::write(&plan, dialect) == text,
+            "{name}: text differs after a round trip"
+        );
+    }
+}
+
+#[test]
+fn every_real_planes_dump_checks_clean_and_matches_its_log() {
+    let Some(dir) = bench() else { return };
+    for (name, peak) in golden(&dir) {
+        let doc = load(&dir.join(&name).join("planes.json"));
+        assert_eq!(doc.format, Format::AidgePlanes);
+        assert!(doc.warnings.is_empty(), "{name}: {:?}", doc.warnings);
+        let exact = formats::resolve_plan(&doc).unwrap();
+        assert_eq!(exact.peak(), peak, "{name}");
+        let report = memplan::check::check(&exact);
+        assert!(
+            report.is_valid(),
+            "{name}: {:#?}",
+            &report.problems[..report.problems.len().min(5)]
+        );
+        // The exact plan written as a log is Aidge's own log.
+        let text = std::fs::read_to_string(dir.join(&name).join("memory_info.txt")).unwrap();
+        let dialect = LogDialect::Python {
+            multiple_mems: name.contains("-multi-"),
+        };
+        assert!(
+            formats::aidge_log::write(&exact, dialect) == text,
+            "{name}: log of planes.json differs"
+        );
+        // The log's rebuilt plan keeps every plane's bytes and lifetime.
+        let rebuilt =
+            formats::resolve_plan(&load(&dir.join(&name).join("memory_info.txt"))).unwrap();
+        assert_eq!(rebuilt.planes.len(), exact.planes.len());
+        let live = |p: &memplan::Plane, plan: &memplan::Plan| plan.plane_last_live(p);
+        for (a, b) in rebuilt.planes.iter().zip(&exact.planes) {
+            assert_eq!(
+                (
+                    a.cont_offset,
+                    a.cont_size,
+                    a.wrap_size,
+                    a.allocated,
+                    a.footprint()
+                ),
+                (
+                    b.cont_offset,
+                    b.cont_size,
+                    b.wrap_size,
+                    b.allocated,
+                    b.footprint()
+                ),
+                "{name}"
+            );
+            assert_eq!(live(a, &rebuilt), live(b, &exact), "{name}");
+        }
+    }
+}
