@@ -128,3 +128,43 @@ fn every_real_planes_dump_checks_clean_and_matches_its_log() {
         }
     }
 }
+
+/// mem_info records equal the dicts 0.10.1's `generate_optimized_memory_info` builds
+/// from the same planes (`size`, `offset` = contiguous offset, ...), in step order.
+#[test]
+fn mem_info_records_follow_the_python_dicts() {
+    let Some(dir) = bench() else { return };
+    for name in [
+        "resnet18-single-wrap-None",
+        "mobilenet_v2-autoconcat-None",
+        "squeezenet1_1-multi-None",
+    ] {
+        let path = dir.join(name).join("planes.json");
+        let plan = formats::resolve_plan(&load(&path)).unwrap();
+        let ours: serde_json::Value =
+            serde_json::from_str(&formats::mem_info::write(&plan)).unwrap();
+        assert_eq!(ours["mem_size"], serde_json::json!([plan.peak()]));
+        let dump: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let expected: Vec<serde_json::Value> = dump["planes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                serde_json::json!({
+                    "size": p["size"], "offset": p["cont_offset"], "stride": p["stride"],
+                    "length": p["length"], "count": p["count"], "cont_offset": p["cont_offset"],
+                    "cont_size": p["cont_size"], "wrap_offset": p["wrap_offset"],
+                    "wrap_size": p["wrap_size"], "mem_component_id": 0,
+                })
+            })
+            .collect();
+        let got: Vec<serde_json::Value> = ours["mem_info"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|n| n["outputs"].as_array().unwrap().clone())
+            .collect();
+        assert_eq!(got, expected, "{name}");
+    }
+}

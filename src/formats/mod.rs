@@ -8,6 +8,8 @@
 pub mod aidge_log;
 pub mod aidge_planes;
 pub mod csv;
+pub mod header;
+pub mod mem_info;
 pub mod memplan_json;
 
 use crate::model::{Buffer, BufferList, Bytes, Plan};
