@@ -1,4 +1,4 @@
 //! The `memplan` command line. All logic lives in `memplan::cli` (native only).
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+    memplan::cli::main()
 }

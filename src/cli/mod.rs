@@ -1,1 +1,38 @@
-//! TODO(skeleton): owned by a team member; see docs/ARCHITECTURE.md.
+//! The `memplan` command line (native only). `src/bin/memplan.rs` calls [`main`].
+//!
+//! Output contract: results on stdout; errors on stderr as `memplan: FILE: place:
+//! message` with exit status 2; `check` exits 1 when it finds problems.
+
+pub mod args;
+mod commands;
+
+use std::process::ExitCode;
+
+/// Exit status of a successful run.
+pub const OK: u8 = 0;
+/// `check` found problems.
+pub const INVALID: u8 = 1;
+/// Unreadable input, bad usage, unwritable output.
+pub const FAILED: u8 = 2;
+
+/// Parses the arguments, runs the command, maps the outcome to an exit status.
+pub fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("memplan: internal error (a bug, please report it with the input): {info}");
+    }));
+    let cli = match <args::Cli as clap::Parser>::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { FAILED } else { OK });
+        }
+    };
+    match std::panic::catch_unwind(|| commands::run(cli.command)) {
+        Ok(Ok(code)) => ExitCode::from(code),
+        Ok(Err(e)) => {
+            eprintln!("memplan: {e}");
+            ExitCode::from(FAILED)
+        }
+        Err(_) => ExitCode::from(101),
+    }
+}

@@ -308,9 +308,10 @@ pub fn read(text: &str) -> Result<(Plan, LogDialect)> {
             });
         }
     }
-    if steps.is_empty() {
+    if records.is_empty() {
         return Err(Error::whole(
-            "no node found: expected an Aidge/N2D2 memory_info.txt log",
+            "no plane line found: expected an Aidge/N2D2 memory_info.txt log \
+             (`name:` then `  0 0 (0x00000000U) -> ...`), memplan JSON or a MiniMalloc CSV",
         ));
     }
     let dialect = match colon {

@@ -54,7 +54,7 @@ pub fn is_memplan(text: &str) -> bool {
 }
 
 /// A serde_json error at its line and column.
-fn json_error(e: serde_json::Error) -> Error {
+pub(super) fn json_error(e: serde_json::Error) -> Error {
     let msg = e.to_string();
     // serde_json appends " at line L column C"; the location says it already.
     let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();

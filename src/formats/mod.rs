@@ -101,6 +101,8 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
 }
 
 fn load_json(text: &str) -> Result<Document> {
+    // Syntax first, so that a truncated file says where it stops.
+    serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(memplan_json::json_error)?;
     if memplan_json::is_memplan(text) {
         return memplan_json::read(text);
     }
@@ -231,4 +233,84 @@ mod tests {
         let e = load("empty.txt", b"  \n").unwrap_err();
         assert!(e.to_string().starts_with("empty.txt: empty file"), "{e}");
     }
+}
+
+/// A format a document can be written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Export {
+    /// memplan JSON v1, with what the document holds (a buffer list stays one).
+    Memplan,
+    /// The text log; `None` keeps the dialect the document was read in (default:
+    /// aidge_core 0.10.1's, with `[MEM_i]`).
+    AidgeLog(Option<LogDialect>),
+    /// MiniMalloc CSV: the buffer list, or the plan's spaces with their offsets.
+    Csv,
+    /// C header of offsets (N2D2 `mem_info.hpp` macros).
+    Header,
+    /// aidge_core `generate_optimized_memory_info` records as JSON.
+    MemInfo,
+}
+
+impl Export {
+    /// Names accepted by `memplan convert --format`.
+    pub const NAMES: &'static str =
+        "memplan, aidge, aidge-single, aidge-cpp, n2d2, csv, header, mem-info";
+
+    pub fn from_name(name: &str) -> Option<Export> {
+        Some(match name {
+            "memplan" | "json" => Export::Memplan,
+            "aidge" | "txt" => Export::AidgeLog(Some(LogDialect::Python {
+                multiple_mems: true,
+            })),
+            "aidge-single" => Export::AidgeLog(Some(LogDialect::Python {
+                multiple_mems: false,
+            })),
+            "aidge-cpp" => Export::AidgeLog(Some(LogDialect::AidgeCpp)),
+            "n2d2" => Export::AidgeLog(Some(LogDialect::N2d2)),
+            "csv" => Export::Csv,
+            "header" | "h" => Export::Header,
+            "mem-info" | "meminfo" => Export::MemInfo,
+            _ => return None,
+        })
+    }
+
+    /// The format an output file name asks for: `.meminfo.json`, `.json`, `.txt`,
+    /// `.log`, `.csv`, `.h`, `.hpp`.
+    pub fn from_file_name(name: &str) -> Option<Export> {
+        let lower = name.to_ascii_lowercase();
+        let ends = |ext: &str| lower.ends_with(ext);
+        Some(if ends(".meminfo.json") || ends(".mem_info.json") {
+            Export::MemInfo
+        } else if ends(".json") {
+            Export::Memplan
+        } else if ends(".txt") || ends(".log") {
+            Export::AidgeLog(None)
+        } else if ends(".csv") {
+            Export::Csv
+        } else if ends(".h") || ends(".hpp") {
+            Export::Header
+        } else {
+            return None;
+        })
+    }
+}
+
+/// Writes a document in a format; formats that need a plan resolve one.
+pub fn export(doc: &Document, export: Export) -> Result<String> {
+    Ok(match export {
+        Export::Memplan => memplan_json::write(doc),
+        Export::Csv => match (&doc.plan, &doc.buffers) {
+            (None, Some(buffers)) => csv::write(buffers),
+            _ => csv::write(&csv::from_plan(&resolve_plan(doc)?)),
+        },
+        Export::AidgeLog(dialect) => {
+            let dialect = dialect.unwrap_or(match doc.format {
+                Format::AidgeLog(d) => d,
+                _ => LogDialect::default(),
+            });
+            aidge_log::write(&resolve_plan(doc)?, dialect)
+        }
+        Export::Header => header::write(&resolve_plan(doc)?),
+        Export::MemInfo => mem_info::write(&resolve_plan(doc)?),
+    })
 }

@@ -1,0 +1,106 @@
+//! The command line, as clap derive types. Adding a subcommand = one variant here
+//! and one arm in `commands::run`.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "memplan",
+    version,
+    about = "Static memory planner for neural-network inference (Aidge/N2D2 MemoryManager, exact)",
+    after_help = "Exit status: 0 success, 1 `check` found problems, 2 unreadable input or bad usage."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Peak, lower bound, efficiency and sizes of a plan (or of what a file resolves to).
+    Stats(StatsArgs),
+    /// Plan a schedule or a buffer list, or re-place a plan's spaces.
+    Plan(PlanArgs),
+    /// Verify a plan: exit 0 when valid, 1 with one line per problem.
+    Check(CheckArgs),
+    /// Convert between formats (chosen by the output's extension or --format).
+    Convert(ConvertArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// memplan JSON, Aidge memory_info.txt, planes.json or MiniMalloc CSV.
+    pub file: PathBuf,
+    /// One JSON object (peak, lower_bound, efficiency, planes, spaces, steps, components).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    pub file: PathBuf,
+    /// Output file (`-` for stdout); its extension picks the format: .json, .txt/.log,
+    /// .csv, .h/.hpp, .meminfo.json.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Force the output format: memplan, aidge, aidge-single, aidge-cpp, n2d2, csv,
+    /// header, mem-info.
+    #[arg(long)]
+    pub format: Option<String>,
+}
+
+/// Aidge 0.10.1's three memory generators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriverName {
+    /// `generate_memory_multiple_mems` (0.10.1's default).
+    MultipleMems,
+    /// `generate_memory`.
+    Memory,
+    /// `generate_memory_auto_concat`.
+    AutoConcat,
+}
+
+/// `MemoryManager::optimize` strategies, spelled as in Aidge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OptimizeName {
+    #[value(name = "None")]
+    None,
+    #[value(name = "OptimizeMaxLifetimeMinSizeFirst")]
+    OptimizeMaxLifetimeMinSizeFirst,
+    #[value(name = "OptimizeMaxLifetimeMaxSizeFirst")]
+    OptimizeMaxLifetimeMaxSizeFirst,
+    #[value(name = "OptimizeMaxHoleMaxLifetimeFirst")]
+    OptimizeMaxHoleMaxLifetimeFirst,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    pub file: PathBuf,
+    /// Placement strategy; `aidge` (default) keeps Aidge's own placement.
+    #[arg(long, default_value = "aidge")]
+    pub strategy: String,
+    /// Memory generator for schedules.
+    #[arg(long, value_enum, default_value_t = DriverName::MultipleMems)]
+    pub driver: DriverName,
+    /// Wrap-around buffers (generate_memory and auto-concat only).
+    #[arg(long)]
+    pub wrap: bool,
+    /// Aidge optimize() strategy applied after generation.
+    #[arg(long, value_enum, default_value_t = OptimizeName::None)]
+    pub optimize: OptimizeName,
+    /// Memory alignment in bytes.
+    #[arg(long, default_value_t = 1)]
+    pub alignment: u64,
+    /// Allocate Producers' outputs too (Aidge's inc_producers).
+    #[arg(long)]
+    pub inc_producers: bool,
+    /// Output memplan JSON (`-` for stdout).
+    #[arg(short, long)]
+    pub output: PathBuf,
+}

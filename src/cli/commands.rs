@@ -1,0 +1,182 @@
+//! One function per subcommand. Each returns the exit status or an [`Error`] that
+//! `cli::main` prints as `memplan: FILE: place: message`.
+
+use super::args::{CheckArgs, Command, ConvertArgs, PlanArgs, StatsArgs};
+use super::{INVALID, OK};
+use crate::formats::{self, Document, Export, Format};
+use crate::model::Plan;
+use crate::{Error, Result};
+use std::io::Write;
+use std::path::Path;
+
+pub fn run(command: Command) -> Result<u8> {
+    match command {
+        Command::Stats(a) => stats(a),
+        Command::Plan(a) => plan(a),
+        Command::Check(a) => check(a),
+        Command::Convert(a) => convert(a),
+    }
+}
+
+fn display(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Reads and sniffs a file; prints its warnings on stderr.
+fn read(path: &Path) -> Result<Document> {
+    let name = display(path);
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
+    let doc = formats::load(&name, &bytes)?;
+    for w in &doc.warnings {
+        eprintln!("memplan: {name}: warning: {w}");
+    }
+    Ok(doc)
+}
+
+fn resolve(path: &Path, doc: &Document) -> Result<Plan> {
+    formats::resolve_plan(doc).map_err(|e| {
+        if e.file.is_some() {
+            e
+        } else {
+            e.in_file(display(path))
+        }
+    })
+}
+
+/// Writes `text` to `path`, or to stdout for `-`.
+fn write_out(path: &Path, text: &str) -> Result<()> {
+    let name = display(path);
+    let result = if name == "-" {
+        std::io::stdout().lock().write_all(text.as_bytes())
+    } else {
+        std::fs::write(path, text)
+    };
+    result.map_err(|e| Error::whole(format!("cannot write: {e}")).in_file(name))
+}
+
+fn stats(a: StatsArgs) -> Result<u8> {
+    let doc = read(&a.file)?;
+    let plan = resolve(&a.file, &doc)?;
+    let s = crate::stats::stats(&plan);
+    if a.json {
+        let mut value = serde_json::to_value(&s).map_err(|e| Error::whole(e.to_string()))?;
+        if let Some(obj) = value.as_object_mut() {
+            obj.insert("file".into(), display(&a.file).into());
+            obj.insert("format".into(), doc.format.to_string().into());
+        }
+        println!("{value}");
+        return Ok(OK);
+    }
+    println!("file:         {} ({})", display(&a.file), doc.format);
+    println!("peak:         {} bytes", s.peak);
+    println!("lower bound:  {} bytes", s.lower_bound);
+    println!("efficiency:   {:.2} %", s.efficiency * 100.0);
+    println!("planes:       {}", s.planes);
+    println!("spaces:       {}", s.spaces);
+    println!("steps:        {}", s.steps);
+    for c in &s.components {
+        let Some(t) = c.peak_clock else { continue };
+        let top: Vec<String> = c
+            .live_at_peak
+            .iter()
+            .take(5)
+            .map(|l| format!("space {} ({} B)", l.space, l.size))
+            .collect();
+        let more = c.live_at_peak.len().saturating_sub(5);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        println!(
+            "{}: peak {} B, lower bound {} B at clock {t}: {}{more}",
+            c.name,
+            c.peak,
+            c.lower_bound,
+            top.join(", ")
+        );
+    }
+    Ok(OK)
+}
+
+fn check(a: CheckArgs) -> Result<u8> {
+    let doc = read(&a.file)?;
+    let plan = resolve(&a.file, &doc)?;
+    let report = crate::check::check(&plan);
+    let name = display(&a.file);
+    if report.is_valid() {
+        println!(
+            "{name}: valid ({} planes, {} spaces)",
+            plan.planes.len(),
+            plan.spaces.len()
+        );
+        return Ok(OK);
+    }
+    for p in &report.problems {
+        println!("{name}: {p}");
+    }
+    if report.omitted > 0 {
+        println!("{name}: {} more problems not listed", report.omitted);
+    }
+    Ok(INVALID)
+}
+
+fn convert(a: ConvertArgs) -> Result<u8> {
+    let out = display(&a.output);
+    let export = match &a.format {
+        Some(f) => Export::from_name(f).ok_or_else(|| {
+            Error::whole(format!("unknown --format `{f}`: expected one of {}", Export::NAMES))
+        })?,
+        None => Export::from_file_name(&out).ok_or_else(|| {
+            Error::whole(format!(
+                "cannot tell the output format from the name: use .json, .txt, .csv, .h, .meminfo.json or --format ({})",
+                Export::NAMES
+            ))
+            .in_file(&out)
+        })?,
+    };
+    let doc = read(&a.file)?;
+    let text = formats::export(&doc, export).map_err(|e| {
+        if e.file.is_some() {
+            e
+        } else {
+            e.in_file(display(&a.file))
+        }
+    })?;
+    write_out(&a.output, &text)?;
+    Ok(OK)
+}
+
+fn plan(a: PlanArgs) -> Result<u8> {
+    let name = display(&a.file);
+    if a.alignment == 0 {
+        return Err(Error::whole("--alignment must be at least 1"));
+    }
+    let doc = read(&a.file)?;
+    let plan = match (&doc.plan, &doc.buffers) {
+        (Some(plan), _) if a.strategy == "aidge" => plan.clone(),
+        (None, Some(buffers)) if a.strategy == "aidge" => formats::plan_buffers(buffers),
+        _ if doc.plan.is_none() && doc.buffers.is_none() => {
+            return Err(Error::whole(
+                "nothing to plan: the file holds neither a schedule, a plan nor buffers",
+            )
+            .in_file(name))
+        }
+        _ => {
+            return Err(Error::whole(format!(
+                "strategy `{}` is not available in this build (available: aidge)",
+                a.strategy
+            ))
+            .in_file(name))
+        }
+    };
+    let out = Document {
+        format: Format::Memplan,
+        plan: Some(plan),
+        buffers: None,
+        warnings: Vec::new(),
+    };
+    write_out(&a.output, &formats::memplan_json::write(&out))?;
+    Ok(OK)
+}

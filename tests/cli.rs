@@ -1,0 +1,199 @@
+//! The `memplan` command line as a user runs it: exit statuses, messages naming file
+//! and place, and the peaks of the real Aidge plans.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn memplan() -> Command {
+    Command::cargo_bin("memplan").unwrap()
+}
+
+fn bench() -> Option<PathBuf> {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench"));
+    if dir.is_dir() {
+        Some(dir.to_path_buf())
+    } else {
+        eprintln!(
+            "note: {} is absent; skipping the bench tests",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn temp(name: &str, content: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("memplan-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+#[test]
+fn stats_json_gives_golden_peaks_for_every_real_plan() {
+    let Some(bench) = bench() else { return };
+    let golden = std::fs::read_to_string(bench.join("aidge/golden.log")).unwrap();
+    let mut seen = 0;
+    for line in golden.lines() {
+        let Some((name, rest)) = line.split_once(": peak=") else {
+            continue;
+        };
+        let peak: u64 = rest.split_whitespace().next().unwrap().parse().unwrap();
+        for file in ["memory_info.txt", "planes.json"] {
+            let out = memplan()
+                .arg("stats")
+                .arg("--json")
+                .arg(bench.join("aidge").join(name).join(file))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{name}/{file}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["peak"], peak, "{name}/{file}");
+            assert!(v["lower_bound"].as_u64().unwrap() <= peak);
+            assert!(v["planes"].as_u64().unwrap() > 0 && v["steps"].as_u64().unwrap() > 0);
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 28);
+}
+
+#[test]
+fn check_exit_statuses() {
+    let Some(bench) = bench() else { return };
+    memplan()
+        .arg("check")
+        .arg(bench.join("aidge/efficientnet_b0-single-wrap-None/memory_info.txt"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("valid"));
+    let bad = temp(
+        "overlap.csv",
+        "id,lower,upper,size,offset\na,0,2,8,0\nb,1,3,8,4\n",
+    );
+    memplan()
+        .arg("check")
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("overlap.csv: plane overlap: plane 0 (a) (space 0) and plane 1 (b) (space 1) share bytes [4, 8) at clocks 1..=1"));
+    let broken = temp(
+        "broken.txt",
+        "conv:\n  0 0 (0x00000000U) -> 16 (0x00000010U) [16] @ zero\n",
+    );
+    memplan()
+        .arg("check")
+        .arg(&broken)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::is_match(r"^memplan: .*broken\.txt: line 2, column 48: expected a clock \(a whole number\)\n$").unwrap());
+}
+
+#[test]
+fn unreadable_inputs_exit_2_without_panicking() {
+    let cases: [(&str, &[u8], &str); 5] = [
+        ("empty.json", b"", "empty file"),
+        ("garbage.bin", &[0x00, 0xff, 0x13, 0x37], "not a text file"),
+        ("trunc.json", b"{\"format\":\"memplan\",\"version\":1,\"plan\":{\"steps\":[", "line 1, column 49"),
+        ("neg.json", b"{\"format\":\"memplan\",\"version\":1,\"buffers\":{\"buffers\":[{\"id\":\"a\",\"lower\":0,\"upper\":1,\"size\":-1}]}}", "$.buffers.buffers[0].size"),
+        ("v9.json", b"{\"format\":\"memplan\",\"version\":9}", "version 9"),
+    ];
+    for (name, bytes, expected) in cases {
+        let dir = std::env::temp_dir().join(format!("memplan-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        memplan()
+            .arg("stats")
+            .arg(&path)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with(format!(
+                "memplan: {}: ",
+                path.display()
+            )))
+            .stderr(predicate::str::contains(expected))
+            .stderr(predicate::str::contains("internal error").not());
+    }
+    memplan()
+        .args(["stats", "/nonexistent/x.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read"));
+    memplan().args(["frobnicate"]).assert().code(2);
+}
+
+#[test]
+fn convert_round_trips_and_picks_formats_by_extension() {
+    let Some(bench) = bench() else { return };
+    let log = bench.join("aidge/mobilenet_v2-single-wrap-None/memory_info.txt");
+    let original = std::fs::read_to_string(&log).unwrap();
+    memplan()
+        .arg("convert")
+        .arg(&log)
+        .args(["-o", "-", "--format", "aidge-single"])
+        .assert()
+        .code(0)
+        .stdout(original.clone());
+    // Through memplan JSON and back: the log keeps every byte.
+    let json = temp("m.json", "");
+    memplan()
+        .arg("convert")
+        .arg(&log)
+        .arg("-o")
+        .arg(&json)
+        .assert()
+        .code(0);
+    memplan()
+        .arg("convert")
+        .arg(&json)
+        .args(["-o", "-", "--format", "aidge-single"])
+        .assert()
+        .code(0)
+        .stdout(original);
+    let out = memplan()
+        .arg("convert")
+        .arg(&log)
+        .args(["-o", "-", "--format", "header"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("#define MEMORY_SIZE 6754560\n"));
+    // A buffer list stays a buffer list through CSV.
+    let csv = bench.join("minimalloc/example.12.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    memplan()
+        .arg("convert")
+        .arg(&csv)
+        .args(["-o", "-", "--format", "csv"])
+        .assert()
+        .code(0)
+        .stdout(text);
+    memplan()
+        .arg("convert")
+        .arg(&csv)
+        .args(["-o", "out.xyz"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("out.xyz"));
+}
+
+#[test]
+fn plan_places_a_buffer_list_validly() {
+    let Some(bench) = bench() else { return };
+    let out = temp("placed.json", "");
+    memplan()
+        .arg("plan")
+        .arg(bench.join("models/resnet18.buffers.csv"))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(0);
+    memplan().arg("check").arg(&out).assert().code(0);
+}
