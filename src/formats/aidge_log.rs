@@ -9,12 +9,12 @@
 //!
 //! The log has no memory spaces, only planes. [`read`] rebuilds spaces with this rule
 //! (docs/formats.md): planes of the same component whose space had the same release
-//! (same ` to r` suffix, or none) and whose byte ranges intersect belong to one space,
-//! transitively; a space spans its planes' bytes and starts at the earliest plane.
-//! Planes that share bytes in the real plan share a space in the real plan too (only
-//! a space's own planes may overlap while live), and those carry the same suffix, so
-//! the rebuilt plan never shows a conflict the real one lacks; the peak (the highest
-//! byte any plane uses) is kept.
+//! (same ` to r` suffix, or none) and whose *hulls* intersect belong to one space,
+//! transitively. A hull is the contiguous part, or for a wrapped plane everything from
+//! the wrapped part (which restarts at the space's start) to the end of the contiguous
+//! part. Planes that share bytes in the real plan share a real space (only a space's
+//! own planes may overlap while live) and so the same suffix: the rebuilt plan never
+//! shows a conflict the real one lacks, and keeps its peak.
 
 use super::MAX_CLOCK;
 use crate::model::{Bytes, Clock, Component, Plan, Plane, Space, Step};
@@ -67,6 +67,18 @@ struct Record {
     allocated: Clock,
     released: Option<Clock>,
     mem: usize,
+}
+
+impl Record {
+    /// The bytes the plane's space must span: a wrapped part restarts at the start
+    /// of the space, so a wrapped plane covers everything from there to the end of
+    /// its contiguous part, the gap between its parts included.
+    fn hull(&self) -> (Bytes, Bytes) {
+        match self.wrap {
+            Some((a, b)) if b > a => (a.min(self.cont.0), b.max(self.cont.1)),
+            _ => self.cont,
+        }
+    }
 }
 
 /// What the hex digits told about the writer.
@@ -348,10 +360,9 @@ fn rebuild(steps: Vec<Step>, records: &[Record]) -> Plan {
     let mut parts: HashMap<(usize, Option<Clock>), Vec<Part>> = HashMap::new();
     for (i, r) in records.iter().enumerate() {
         let group = parts.entry((r.mem, r.released)).or_default();
-        for (a, b) in std::iter::once(r.cont).chain(r.wrap) {
-            if b > a {
-                group.push((a, b, i));
-            }
+        let (a, b) = r.hull();
+        if b > a {
+            group.push((a, b, i));
         }
     }
     for group in parts.values_mut() {
@@ -374,12 +385,7 @@ fn rebuild(steps: Vec<Step>, records: &[Record]) -> Plan {
     let mut plane_space = Vec::with_capacity(records.len());
     for (i, r) in records.iter().enumerate() {
         let root = find(&mut parent, i);
-        let (lo, hi) = std::iter::once(r.cont)
-            .chain(r.wrap)
-            .filter(|(a, b)| b > a)
-            .fold((r.cont.0, r.cont.0), |(lo, hi), (a, b)| {
-                (lo.min(a), hi.max(b))
-            });
+        let (lo, hi) = r.hull();
         let s = *space_of.entry(root).or_insert_with(|| {
             spaces.push(Space {
                 offset: lo,
