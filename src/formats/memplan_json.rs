@@ -45,7 +45,7 @@ struct FileOut<'a> {
 }
 
 fn head(text: &str) -> Result<Head> {
-    serde_json::from_str(text).map_err(json_error)
+    serde_json::from_str(text).map_err(|e| json_error(text, e))
 }
 
 /// True when the text is a JSON object whose `format` is `"memplan"`.
@@ -54,11 +54,35 @@ pub fn is_memplan(text: &str) -> bool {
 }
 
 /// A serde_json error at its line and column.
-pub(super) fn json_error(e: serde_json::Error) -> Error {
+pub(super) fn json_error(text: &str, e: serde_json::Error) -> Error {
+    let (line, column) = (e.line(), e.column());
+    let at = text
+        .lines()
+        .nth(line.saturating_sub(1))
+        .and_then(|l| l.get(column.saturating_sub(1)..));
+    let msg = explain(&e);
+    if at.is_some_and(|t| {
+        ["NaN", "Infinity", "-Infinity", "inf", "nan"]
+            .iter()
+            .any(|w| t.starts_with(w))
+    }) {
+        return Error::at_line(line, column, format!("{msg}: JSON has no NaN or Infinity"));
+    }
+    Error::at_line(line, column, msg)
+}
+
+/// serde_json's message without its " at line L column C" (the location says it),
+/// with a hint where its wording is obscure to someone who wrote a size.
+fn explain(e: &serde_json::Error) -> String {
     let msg = e.to_string();
-    // serde_json appends " at line L column C"; the location says it already.
-    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-    Error::at_line(e.line(), e.column(), msg)
+    let msg = msg.split(" at line ").next().unwrap_or(&msg);
+    if msg.starts_with("invalid type: floating point") {
+        format!("{msg}: sizes, offsets and clocks are whole numbers from 0 to 2^64-1")
+    } else if msg.starts_with("invalid value: integer `-") {
+        format!("{msg}: negative values are not allowed")
+    } else {
+        msg.to_string()
+    }
 }
 
 /// Reads memplan JSON v1.
@@ -147,12 +171,13 @@ pub(super) fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<(T
             };
             let inner = e.into_inner();
             let (line, column) = (inner.line(), inner.column());
-            let msg = inner.to_string();
-            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-            Error::at_path(path, format!("{msg} (line {line}, column {column})"))
+            Error::at_path(
+                path,
+                format!("{} (line {line}, column {column})", explain(&inner)),
+            )
         })?
     };
-    de.end().map_err(json_error)?;
+    de.end().map_err(|e| json_error(text, e))?;
     Ok((value, warnings))
 }
 

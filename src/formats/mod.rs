@@ -102,7 +102,8 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
 
 fn load_json(text: &str) -> Result<Document> {
     // Syntax first, so that a truncated file says where it stops.
-    serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(memplan_json::json_error)?;
+    serde_json::from_str::<serde::de::IgnoredAny>(text)
+        .map_err(|e| memplan_json::json_error(text, e))?;
     if memplan_json::is_memplan(text) {
         return memplan_json::read(text);
     }
