@@ -40,6 +40,9 @@ pub struct StatsArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     pub file: PathBuf,
+    /// Print the report as one JSON object (`problems`: kind, planes, spaces, message).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -85,18 +88,18 @@ pub struct PlanArgs {
     /// Placement strategy; `aidge` (default) keeps Aidge's own placement.
     #[arg(long, default_value = "aidge")]
     pub strategy: String,
-    /// Memory generator for schedules.
-    #[arg(long, value_enum, default_value_t = DriverName::MultipleMems)]
-    pub driver: DriverName,
+    /// Memory generator for schedules [default: multiple-mems].
+    #[arg(long, value_enum)]
+    pub driver: Option<DriverName>,
     /// Wrap-around buffers (generate_memory and auto-concat only).
     #[arg(long)]
     pub wrap: bool,
-    /// Aidge optimize() strategy applied after generation.
-    #[arg(long, value_enum, default_value_t = OptimizeName::None)]
-    pub optimize: OptimizeName,
-    /// Memory alignment in bytes.
-    #[arg(long, default_value_t = 1)]
-    pub alignment: u64,
+    /// Aidge optimize() strategy applied after generation [default: None].
+    #[arg(long, value_enum)]
+    pub optimize: Option<OptimizeName>,
+    /// Memory alignment in bytes [default: 1].
+    #[arg(long)]
+    pub alignment: Option<u64>,
     /// Allocate Producers' outputs too (Aidge's inc_producers).
     #[arg(long)]
     pub inc_producers: bool,

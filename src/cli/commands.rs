@@ -105,6 +105,11 @@ fn check(a: CheckArgs) -> Result<u8> {
     let plan = resolve(&a.file, &doc)?;
     let report = crate::check::check(&plan);
     let name = display(&a.file);
+    if a.json {
+        let value = serde_json::to_value(&report).map_err(|e| Error::whole(e.to_string()))?;
+        println!("{value}");
+        return Ok(if report.is_valid() { OK } else { INVALID });
+    }
     if report.is_valid() {
         println!(
             "{name}: valid ({} planes, {} spaces)",
@@ -150,18 +155,32 @@ fn convert(a: ConvertArgs) -> Result<u8> {
 
 fn plan(a: PlanArgs) -> Result<u8> {
     let name = display(&a.file);
-    if a.alignment == 0 {
+    if a.alignment == Some(0) {
         return Err(Error::whole("--alignment must be at least 1"));
     }
     let doc = read(&a.file)?;
+    let schedule_only = [
+        (a.driver.is_some(), "--driver"),
+        (a.optimize.is_some(), "--optimize"),
+        (a.alignment.is_some(), "--alignment"),
+        (a.wrap, "--wrap"),
+        (a.inc_producers, "--inc-producers"),
+    ];
+    if let Some((_, flag)) = schedule_only.iter().find(|(given, _)| *given) {
+        return Err(Error::whole(format!(
+            "{flag} applies to schedules; this file holds {}",
+            doc.format
+        ))
+        .in_file(name));
+    }
     let plan = match (&doc.plan, &doc.buffers) {
         (Some(plan), _) if a.strategy == "aidge" => plan.clone(),
         (None, Some(buffers)) if a.strategy == "aidge" => formats::plan_buffers(buffers),
-        _ if doc.plan.is_none() && doc.buffers.is_none() => {
-            return Err(Error::whole(
-                "nothing to plan: the file holds neither a schedule, a plan nor buffers",
+        (None, None) => {
+            return Err(
+                Error::whole("nothing to plan: the file holds neither a plan nor buffers")
+                    .in_file(name),
             )
-            .in_file(name))
         }
         _ => {
             return Err(Error::whole(format!(
