@@ -135,16 +135,26 @@ impl MemoryManager {
     }
 
     /// `getPeakUsageMultipleMems()`: per component, `max(offset + size)` over its
-    /// spaces.
+    /// spaces. When no component holds any space (legacy calls only, or the
+    /// legacy constructor), the wheel falls back to a one-element list holding
+    /// the legacy peak over `mMemSpaces`.
     pub fn peak_usage_multiple_mems(&self) -> Vec<u64> {
-        self.component_spaces
-            .iter()
-            .map(|ids| {
-                ids.iter()
-                    .map(|&i| self.spaces[i].offset.wrapping_add(self.spaces[i].size))
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect()
+        let mut peaks = vec![0u64; self.capacities.len()];
+        let mut any = false;
+        for (c, ids) in self.component_spaces.iter().enumerate() {
+            any |= !ids.is_empty();
+            for &i in ids {
+                let end = self.spaces[i].offset.wrapping_add(self.spaces[i].size);
+                peaks[c] = peaks[c].max(end);
+            }
+        }
+        if !any {
+            peaks.resize(1, 0);
+            for &i in &self.order {
+                let end = self.spaces[i].offset.wrapping_add(self.spaces[i].size);
+                peaks[0] = peaks[0].max(end);
+            }
+        }
+        peaks
     }
 }

@@ -116,7 +116,7 @@ impl MemoryManager {
 
     /// `reallocate(space, offset, size, wrap, extra, deps, ...)`: a new plane at
     /// `offset` of an existing space. With `wrap`, the space only needs
-    /// `fullSize + extra` bytes (rounded up from `offset` to whole lines when
+    /// `max(fullSize, offset) + extra` bytes (rounded up from `offset` to whole lines when
     /// `count > 1`, to whole pixels when `length > 1`); without, `offset +
     /// fullSize`. The space is expanded (replay) when too small *or when already
     /// released* (then revived: `released = -1`). `deps` join the space's set.
@@ -135,7 +135,7 @@ impl MemoryManager {
         let mut required = offset.wrapping_add(full);
         if wrap {
             required = round_wrap(
-                full.wrapping_add(extra),
+                wrap_need(full, offset, extra),
                 offset,
                 size.max(layout.stride),
                 layout,
@@ -174,7 +174,7 @@ impl MemoryManager {
         let mut required = init.wrapping_add(full);
         if wrap {
             required = round_wrap(
-                full.wrapping_add(extra),
+                wrap_need(full, init, extra),
                 init,
                 size.max(layout.stride),
                 layout,
@@ -380,6 +380,14 @@ impl MemoryManager {
             .max()
             .unwrap_or(0)
     }
+}
+
+/// The bytes a wrapping plane needs before rounding: 0.10.1 computes
+/// `max(fullSize + extra, start + extra)` (the doc's N2D2 formula is only
+/// `fullSize + extra`), so a plane that starts beyond its footprint still keeps
+/// its start inside the space (the constructor's `offset <= size`).
+fn wrap_need(full: u64, start: u64, extra: u64) -> u64 {
+    full.wrapping_add(extra).max(start.wrapping_add(extra))
 }
 
 /// The wrap requirement rounding of `reallocate`: with `count > 1` round

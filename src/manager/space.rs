@@ -143,7 +143,8 @@ impl MemoryPlane {
 
     /// `getLimit()`: room from the plane's offset to the space end, floored to a
     /// whole line (`count > 1`) or pixel (`length > 1`). Aidge computes it in
-    /// `double` (`std::floor`) and converts back; reproduced bit for bit.
+    /// `double` (`std::floor`, and the whole conditional expression is `double`)
+    /// and converts back; reproduced bit for bit.
     pub fn limit(&self, space: &MemorySpace) -> u64 {
         let room = space.size.wrapping_sub(self.offset);
         if self.count > 1 {
@@ -151,7 +152,9 @@ impl MemoryPlane {
         } else if self.length > 1 {
             floor_to(room, self.stride)
         } else {
-            room
+            // The ternary's common type is `double`: even the plain branch makes
+            // the round trip (exact below 2^53 only).
+            cvt_size_t(room as f64)
         }
     }
 

@@ -1,0 +1,52 @@
+"""Runs every parity check against the real aidge_core 0.10.1 wheel.
+
+Convention: a check is a file `tests/parity/<name>_diff.py` (one per area:
+`manager_diff.py`, `models_diff.py`, ...). The runner first builds the release
+binaries (`cargo build --release --bins`), then runs each check in its own
+process as `<python> tests/parity/<name>_diff.py` from the repository root,
+with this runner's interpreter (the .venv that has aidge_core). A check passes
+when it exits 0; it prints its own details. The runner ends with the line
+`N passed, N failed` and exits non-zero if any check failed.
+
+Usage: .venv/bin/python tests/parity/run.py [NAME ...]   (names filter the checks,
+e.g. `manager` runs only manager_diff.py)
+"""
+
+import pathlib
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def main(argv):
+    wanted = set(argv[1:])
+    checks = sorted(HERE.glob("*_diff.py"))
+    if wanted:
+        checks = [c for c in checks if c.name[: -len("_diff.py")] in wanted]
+    print("building release binaries (cargo build --release --bins)", flush=True)
+    build = subprocess.run(["cargo", "build", "--release", "--bins", "-q"], cwd=ROOT)
+    if build.returncode != 0:
+        print("cargo build failed")
+        print(f"0 passed, {max(len(checks), 1)} failed")
+        return 1
+    passed = failed = 0
+    for check in checks:
+        start = time.monotonic()
+        print(f"== {check.name}", flush=True)
+        rc = subprocess.run([sys.executable, str(check)], cwd=ROOT).returncode
+        took = time.monotonic() - start
+        if rc == 0:
+            passed += 1
+            print(f"-- {check.name}: passed ({took:.1f} s)", flush=True)
+        else:
+            failed += 1
+            print(f"-- {check.name}: FAILED (exit {rc}, {took:.1f} s)", flush=True)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not checks else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
