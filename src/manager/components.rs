@@ -8,6 +8,7 @@
 //! wheel's machine code and is checked end to end through the drivers' parity
 //! test (generate_memory_multiple_mems on real models).
 
+use super::ops::round_wrap;
 use super::ops::MemoryManager;
 use super::space::{Layout, MemoryPlane, MemorySpace};
 use super::stack::Stack;
@@ -97,7 +98,8 @@ impl MemoryManager {
     }
 
     /// `allocateInComponent(c, size, deps, stride, length, count, owner)`: a plane
-    /// at offset 0 of a new space of component `c`.
+    /// at offset 0 of a new space of component `c`; errs when the component's
+    /// available bytes are fewer than the footprint.
     pub fn allocate_in_component(
         &mut self,
         component: usize,
@@ -106,7 +108,14 @@ impl MemoryManager {
         layout: Layout,
         owner: Option<NodeId>,
     ) -> Result<MemoryPlane> {
-        let space = self.reserve_multiple_mems(component, layout.full_size(size), deps, owner)?;
+        let available = self.available_size(component)?;
+        let full = layout.full_size(size);
+        if available < full {
+            return Err(Error::whole(format!(
+                "Unable to allocate memory of size {full} in component {component} (available: {available})."
+            )));
+        }
+        let space = self.reserve_multiple_mems(component, full, deps, owner)?;
         Ok(MemoryPlane::new(
             space, self.clock, 0, size, component, layout,
         ))
@@ -115,6 +124,9 @@ impl MemoryManager {
     /// `allocateAmongComponents(size, deps, ..., priorityOrder, owner)`: the first
     /// component in `priority_order` whose available bytes are ≥ `size` (the
     /// plane's `size` argument, not its footprint: Aidge's test) gets the plane.
+    /// Quirk kept: a component with room for `size` but not for the footprint
+    /// is still chosen, and `allocateInComponent` then throws instead of trying
+    /// the next component.
     pub fn allocate_among_components(
         &mut self,
         size: u64,
@@ -132,6 +144,279 @@ impl MemoryManager {
             "Unable to allocate memory of size {size} in any component ({} total).",
             self.capacities.len()
         )))
+    }
+
+    /// `expandMultipleMems(space, required)`: grows the space, adds it to its
+    /// component's list if missing, then replays that component's history on a
+    /// cleared stack (placements then releases of each clock, like `expand`) and
+    /// recomputes the component's available bytes as capacity minus the blocks
+    /// left on its stack.
+    pub fn expand_multiple_mems(&mut self, space: SpaceId, required: u64) -> Result<()> {
+        let c = self.spaces[space].component;
+        self.check_component(c, "expandMultipleMems()")?;
+        if !self.component_spaces[c].contains(&space) {
+            self.component_spaces[c].push(space);
+        }
+        let s = &mut self.spaces[space];
+        s.size = s.size.max(required);
+        self.component_stacks[c].clear();
+        if self.clock < 0 {
+            self.available[c] = self.capacities[c];
+            return Ok(());
+        }
+        for t in 0..=self.clock {
+            for i in 0..self.component_spaces[c].len() {
+                let id = self.component_spaces[c][i];
+                if self.spaces[id].allocated == t {
+                    let size = self.spaces[id].size;
+                    self.spaces[id].offset = self.component_stacks[c].on(size);
+                }
+            }
+            for i in 0..self.component_spaces[c].len() {
+                let id = self.component_spaces[c][i];
+                let s = &self.spaces[id];
+                if s.released == t && s.dependencies.is_empty() {
+                    let off = s.offset;
+                    self.off_stack_component(c, off)?;
+                }
+            }
+        }
+        let used = self.component_stacks[c]
+            .blocks()
+            .values()
+            .fold(0u64, |a, &z| a.wrapping_add(z));
+        self.available[c] = self.capacities[c].wrapping_sub(used);
+        Ok(())
+    }
+
+    /// `offStackComponent(c, offset)`: frees the block and gives its bytes back
+    /// to the component's available counter.
+    fn off_stack_component(&mut self, c: usize, offset: u64) -> Result<u64> {
+        self.check_component(c, "offStackComponent()")?;
+        let size = self.component_stacks[c].remove(offset).ok_or_else(|| {
+            Error::whole(format!(
+                "offStackComponent(): offset {offset} not found in component {c} (stack size is {})",
+                self.component_stacks[c].blocks().len()
+            ))
+        })?;
+        self.available[c] = self.available[c].wrapping_add(size);
+        Ok(size)
+    }
+
+    /// `reallocateMultipleMems(space, offset, size, c, wrap, extra, deps, ...)`:
+    /// like [`MemoryManager::reallocate`] but the space grows through
+    /// `expandMultipleMems`, the plane is labelled with component `c`, and the
+    /// wrap requirement is plain `fullSize + extra` (no `max` with the offset,
+    /// unlike the legacy form).
+    #[allow(clippy::too_many_arguments)]
+    pub fn reallocate_multiple_mems(
+        &mut self,
+        space: SpaceId,
+        offset: u64,
+        size: u64,
+        component: usize,
+        wrap: bool,
+        extra: u64,
+        deps: &[NodeId],
+        layout: Layout,
+    ) -> Result<MemoryPlane> {
+        let full = layout.full_size(size);
+        let mut required = offset.wrapping_add(full);
+        if wrap {
+            let stride = size.max(layout.stride);
+            required = round_wrap(full.wrapping_add(extra), offset, stride, layout);
+        }
+        let s = &mut self.spaces[space];
+        if required > s.size || s.released >= 0 {
+            s.released = -1;
+            self.expand_multiple_mems(space, required)?;
+        }
+        self.spaces[space].dependencies.extend(deps.iter().copied());
+        Ok(MemoryPlane::new(
+            space, self.clock, offset, size, component, layout,
+        ))
+    }
+
+    /// Registered form of [`MemoryManager::reallocate_multiple_mems`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn reallocate_multiple_mems_node(
+        &mut self,
+        space: SpaceId,
+        node: NodeId,
+        offset: u64,
+        size: u64,
+        component: usize,
+        wrap: bool,
+        extra: u64,
+        deps: &[NodeId],
+        layout: Layout,
+    ) -> Result<usize> {
+        self.planes.entry(node).or_default();
+        let plane = self
+            .reallocate_multiple_mems(space, offset, size, component, wrap, extra, deps, layout)?;
+        Ok(self.register(node, plane))
+    }
+
+    /// `reallocateMultipleMems(plane, extraOffset, size, c, ...)`: exactly the
+    /// legacy [`MemoryManager::reallocate_after`] (Aidge implements the legacy
+    /// call with this one and `c = 0`, so the space grows through the *legacy*
+    /// `expand`), the new plane labelled with component `c`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn reallocate_after_multiple_mems(
+        &mut self,
+        prev: &MemoryPlane,
+        extra_offset: u64,
+        size: u64,
+        component: usize,
+        wrap: bool,
+        extra: u64,
+        deps: &[NodeId],
+        layout: Layout,
+    ) -> Result<MemoryPlane> {
+        self.follow(
+            prev,
+            extra_offset,
+            size,
+            component,
+            wrap,
+            extra,
+            deps,
+            layout,
+        )
+    }
+
+    /// Registered form of [`MemoryManager::reallocate_after_multiple_mems`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn reallocate_after_multiple_mems_node(
+        &mut self,
+        prev: &MemoryPlane,
+        node: NodeId,
+        extra_offset: u64,
+        size: u64,
+        component: usize,
+        wrap: bool,
+        extra: u64,
+        deps: &[NodeId],
+        layout: Layout,
+    ) -> Result<usize> {
+        self.planes.entry(node).or_default();
+        let plane = self.follow(
+            prev,
+            extra_offset,
+            size,
+            component,
+            wrap,
+            extra,
+            deps,
+            layout,
+        )?;
+        Ok(self.register(node, plane))
+    }
+
+    /// `releaseMultipleMems(space, c)`: marks a live space released now and frees
+    /// its block in component `c`, *whatever its dependencies* (unlike the
+    /// legacy `release`).
+    pub fn release_multiple_mems(&mut self, space: SpaceId, component: usize) -> Result<u64> {
+        let s = &mut self.spaces[space];
+        if s.released != -1 {
+            return Ok(0);
+        }
+        s.released = self.clock;
+        let off = s.offset;
+        self.off_stack_component(component, off)
+    }
+
+    /// Marks `node` as a Producer: `releaseDependenciesMultipleMems` never
+    /// releases a space whose owner is a Producer (Aidge tests the owner's
+    /// operator type).
+    pub fn mark_producer(&mut self, node: NodeId) {
+        self.producers.insert(node);
+    }
+
+    /// `releaseDependenciesMultipleMems(node)`: for every component, for every
+    /// space with pending dependencies, removes `node`; a space whose set becomes
+    /// empty is released now and its block freed, unless its owner is a Producer.
+    pub fn release_dependencies_multiple_mems(&mut self, node: NodeId) -> Result<u64> {
+        let mut freed = 0u64;
+        for c in 0..self.component_spaces.len() {
+            for i in 0..self.component_spaces[c].len() {
+                let id = self.component_spaces[c][i];
+                let clock = self.clock;
+                let s = &mut self.spaces[id];
+                if s.dependencies.is_empty() {
+                    continue;
+                }
+                s.dependencies.remove(&node);
+                if s.owner.is_some_and(|o| self.producers.contains(&o)) {
+                    continue;
+                }
+                if s.released <= clock && s.dependencies.is_empty() {
+                    s.released = clock;
+                    let off = s.offset;
+                    freed = freed.wrapping_add(self.off_stack_component(c, off)?);
+                }
+            }
+        }
+        Ok(freed)
+    }
+
+    /// The execution count `addCyclicDependencies` records for a node (how many
+    /// times it appears in the static schedule).
+    pub fn set_remaining_exec(&mut self, node: NodeId, count: usize) {
+        self.remaining_exec.insert(node, count);
+    }
+
+    /// The schedule-aware consumers `addCyclicDependencies` records for
+    /// (node, output).
+    pub fn set_scheduled_consumers(&mut self, node: NodeId, output: usize, consumers: &[NodeId]) {
+        self.output_consumers
+            .insert((node, output), consumers.iter().copied().collect());
+    }
+
+    /// `getScheduledConsumers(node, out, fallback)`: the recorded consumers, or
+    /// `fallback` (the node's children) when none were recorded.
+    pub fn scheduled_consumers(
+        &self,
+        node: NodeId,
+        output: usize,
+        fallback: &[NodeId],
+    ) -> Vec<NodeId> {
+        match self.output_consumers.get(&(node, output)) {
+            Some(set) => set.iter().copied().collect(),
+            None => fallback.to_vec(),
+        }
+    }
+
+    /// Counts one execution down; true when the node has no recorded count, a
+    /// zero count, or has just run for the last time (then Aidge releases).
+    fn last_execution(&mut self, node: NodeId) -> bool {
+        match self.remaining_exec.get_mut(&node) {
+            None | Some(0) => true,
+            Some(n) => {
+                *n -= 1;
+                *n == 0
+            }
+        }
+    }
+
+    /// `releaseIfLast(node)`: `releaseDependencies(node)` only after the node's
+    /// last scheduled execution (always, when no count was recorded).
+    pub fn release_if_last(&mut self, node: NodeId) -> Result<u64> {
+        if self.last_execution(node) {
+            self.release_dependencies(node)
+        } else {
+            Ok(0)
+        }
+    }
+
+    /// `releaseIfLastMultipleMems(node)`: the same with
+    /// `releaseDependenciesMultipleMems`.
+    pub fn release_if_last_multiple_mems(&mut self, node: NodeId) -> Result<u64> {
+        if self.last_execution(node) {
+            self.release_dependencies_multiple_mems(node)
+        } else {
+            Ok(0)
+        }
     }
 
     /// `getPeakUsageMultipleMems()`: per component, `max(offset + size)` over its

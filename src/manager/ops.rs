@@ -6,7 +6,7 @@ use super::space::{Layout, MemoryPlane, MemorySpace};
 use super::stack::Stack;
 use super::{cvt_size_t, NodeId, SpaceId, Tick};
 use crate::{Error, Result};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Aidge's `MemoryManager`.
 #[derive(Debug, Clone, Default)]
@@ -25,6 +25,13 @@ pub struct MemoryManager {
     pub(super) available: Vec<u64>,
     pub(super) component_spaces: Vec<Vec<SpaceId>>,
     pub(super) component_stacks: Vec<Stack>,
+    /// Nodes whose operator is a Producer (owner test of
+    /// `releaseDependenciesMultipleMems`).
+    pub(super) producers: BTreeSet<NodeId>,
+    /// `addCyclicDependencies` results: executions left per node, and
+    /// schedule-aware consumers per (node, output).
+    pub(super) remaining_exec: BTreeMap<NodeId, usize>,
+    pub(super) output_consumers: BTreeMap<(NodeId, usize), BTreeSet<NodeId>>,
 }
 
 impl MemoryManager {
@@ -162,6 +169,24 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<MemoryPlane> {
+        self.follow(prev, extra_offset, size, 0, wrap, extra, deps, layout)
+    }
+
+    /// Aidge's `reallocate(plane, ...)` is `reallocateMultipleMems(plane, ...,
+    /// componentId = 0, ...)`: one body for both; `component` only labels the
+    /// new plane (the space grows through the legacy `expand` either way).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn follow(
+        &mut self,
+        prev: &MemoryPlane,
+        extra_offset: u64,
+        size: u64,
+        component: usize,
+        wrap: bool,
+        extra: u64,
+        deps: &[NodeId],
+        layout: Layout,
+    ) -> Result<MemoryPlane> {
         let space = prev.space;
         let start = |mm: &Self| {
             let s = &mm.spaces[space];
@@ -184,10 +209,14 @@ impl MemoryManager {
         self.grow_or_revive(space, required)?;
         self.spaces[space].dependencies.extend(deps.iter().copied());
         let fin = start(self);
-        Ok(MemoryPlane::new(space, self.clock, fin, size, 0, layout))
+        Ok(MemoryPlane::new(
+            space, self.clock, fin, size, component, layout,
+        ))
     }
 
     /// Registered form of [`MemoryManager::reallocate`]; returns the plane index.
+    /// Like Aidge (`mMemPlanes[node]` is evaluated first), the node gets an
+    /// entry even when the reallocation throws.
     #[allow(clippy::too_many_arguments)]
     pub fn reallocate_node(
         &mut self,
@@ -200,6 +229,7 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<usize> {
+        self.planes.entry(node).or_default();
         let plane = self.reallocate(space, offset, size, wrap, extra, deps, layout)?;
         Ok(self.register(node, plane))
     }
@@ -217,6 +247,7 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<usize> {
+        self.planes.entry(node).or_default();
         let plane = self.reallocate_after(prev, extra_offset, size, wrap, extra, deps, layout)?;
         Ok(self.register(node, plane))
     }
@@ -386,7 +417,7 @@ impl MemoryManager {
 /// `max(fullSize + extra, start + extra)` (the doc's N2D2 formula is only
 /// `fullSize + extra`), so a plane that starts beyond its footprint still keeps
 /// its start inside the space (the constructor's `offset <= size`).
-fn wrap_need(full: u64, start: u64, extra: u64) -> u64 {
+pub(super) fn wrap_need(full: u64, start: u64, extra: u64) -> u64 {
     full.wrapping_add(extra).max(start.wrapping_add(extra))
 }
 
@@ -394,7 +425,7 @@ fn wrap_need(full: u64, start: u64, extra: u64) -> u64 {
 /// `required - from` up to whole lines (`stride * length`), with `length > 1` to
 /// whole pixels (`stride`), in `double` like Aidge (`std::ceil`), with `size_t`
 /// wrap-around when `required < from`.
-fn round_wrap(required: u64, from: u64, stride: u64, layout: Layout) -> u64 {
+pub(super) fn round_wrap(required: u64, from: u64, stride: u64, layout: Layout) -> u64 {
     let unit = if layout.count > 1 {
         stride.wrapping_mul(layout.length)
     } else if layout.length > 1 {
