@@ -1,1 +1,229 @@
-//! TODO(skeleton): owned by a team member; see docs/ARCHITECTURE.md.
+//! The schedule document: what a framework's scheduler knows about a graph, and
+//! all that Aidge 0.10.1's memory drivers (`crate::drivers`) read from it.
+//!
+//! A schedule lists the graph's nodes **in execution order** (Aidge's
+//! `getSequentialStaticScheduling()`); every reference between nodes is an index
+//! into [`Schedule::nodes`]. It is framework-neutral: any framework can write one
+//! by filling, for each node, its data inputs (where each comes from and how much
+//! of it the kernel must read / must not overwrite) and its outputs (shape, byte
+//! size, consumers). `python/memplan_aidge.py` writes it from a live
+//! `aidge_core` scheduler.
+//!
+//! Units: `bytes` is the output tensor's size in bytes; `required_memory`,
+//! `required_data` and `required_protected` are in **elements** (Aidge's `Elts_t`
+//! data counts), converted to bytes with the tensor's `element_bytes`, as Aidge does.
+//!
+//! JSON shape (inside a memplan file, under `"schedule"`):
+//! ```json
+//! {"nodes": [
+//!   {"name": "conv", "type": "Conv2D", "producer": false,
+//!    "inputs": [{"parent": null, "required_data": 150528, "required_protected": 150528}],
+//!    "outputs": [{"dims": [1,64,112,112], "element_bytes": 4, "bytes": 3211264,
+//!                 "required_memory": 802816, "consumers": [{"node": 1, "input": 0}]}]},
+//!   {"name": "relu", "type": "ReLU",
+//!    "inputs": [{"parent": {"node": 0, "output": 0}, "required_data": 802816, "required_protected": 0}],
+//!    "outputs": [{"dims": [1,64,112,112], "element_bytes": 4, "bytes": 3211264,
+//!                 "required_memory": 802816, "consumers": []}]}
+//! ]}
+//! ```
+
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// A graph's nodes in execution order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Schedule {
+    pub nodes: Vec<Node>,
+}
+
+/// One node of the schedule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Node {
+    /// Node name as the framework prints it (Aidge: `node.name()`).
+    pub name: String,
+    /// Operator type (Aidge: `node.type()`, e.g. `Conv2D`, `ReLU`, `Concat`, `Producer`).
+    /// The drivers read it: Producers are skipped unless `inc_producers`, and
+    /// the auto-concat driver treats `Concat` nodes specially.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// True for nodes that only hold constants or graph inputs (Aidge's
+    /// `Producer`): Aidge does not tick for them unless `inc_producers`.
+    #[serde(default)]
+    pub producer: bool,
+    /// Data inputs (parameters such as weights excluded), in Aidge's
+    /// `dataInputs()` order: the input index used by `required_*` and by
+    /// [`Consumer::input`].
+    #[serde(default)]
+    pub inputs: Vec<Input>,
+    /// Outputs, in order.
+    #[serde(default)]
+    pub outputs: Vec<Output>,
+}
+
+/// One data input of a node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Input {
+    /// Where the data comes from; `None` for an unconnected input (a graph input
+    /// fed from outside the schedule).
+    #[serde(default)]
+    pub parent: Option<Port>,
+    /// Elements the kernel reads from this input (Aidge's `getNbRequiredData`).
+    #[serde(default)]
+    pub required_data: u64,
+    /// Elements of this input that must not be overwritten while the kernel runs
+    /// (Aidge's `getNbRequiredProtected`). `protected < data` makes the input
+    /// wrappable: the output may be written over it (in place / wrap-around).
+    #[serde(default)]
+    pub required_protected: u64,
+}
+
+/// An output of a node, named by the node's index in the schedule and the
+/// output's index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Port {
+    pub node: usize,
+    pub output: usize,
+}
+
+/// A reader of an output: node index and the index of its data input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Consumer {
+    pub node: usize,
+    pub input: usize,
+}
+
+/// One output tensor of a node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Output {
+    /// Tensor dimensions as the framework stores them (Aidge: NCHW by default).
+    #[serde(default)]
+    pub dims: Vec<u64>,
+    /// Bytes per element (4 for float32).
+    #[serde(default = "one")]
+    pub element_bytes: u64,
+    /// Size of the tensor in bytes.
+    pub bytes: u64,
+    /// Elements the planner must reserve for this output (Aidge's
+    /// `getRequiredMemory`; the element count by default).
+    #[serde(default)]
+    pub required_memory: u64,
+    /// Every reader of this output, in the graph's child order (Aidge's
+    /// `getChildren(output)`), including readers that are not scheduled.
+    #[serde(default)]
+    pub consumers: Vec<Consumer>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+impl Schedule {
+    /// Checks every cross-reference: parents and consumers name existing nodes,
+    /// outputs and inputs; each consumer's input names this output as its parent
+    /// and vice versa; parents run before their readers (no cycles); sizes agree.
+    /// Errors carry the JSON path inside a memplan file (`$.schedule...`).
+    pub fn validate(&self) -> Result<()> {
+        let n = self.nodes.len();
+        for (i, node) in self.nodes.iter().enumerate() {
+            for (k, input) in node.inputs.iter().enumerate() {
+                let Some(p) = input.parent else { continue };
+                let path = format!("$.schedule.nodes[{i}].inputs[{k}].parent");
+                let Some(parent) = self.nodes.get(p.node) else {
+                    return Err(Error::at_path(
+                        format!("{path}.node"),
+                        format!(
+                            "node {} does not exist (the schedule has {n} nodes)",
+                            p.node
+                        ),
+                    ));
+                };
+                let Some(out) = parent.outputs.get(p.output) else {
+                    return Err(Error::at_path(
+                        format!("{path}.output"),
+                        format!(
+                            "node {} ({}) has no output {} (it has {})",
+                            p.node,
+                            parent.name,
+                            p.output,
+                            parent.outputs.len()
+                        ),
+                    ));
+                };
+                if p.node >= i {
+                    return Err(Error::at_path(
+                        path,
+                        format!(
+                            "parent node {} ({}) does not run before node {i} ({}): the data \
+                             edges form a cycle or the nodes are not in execution order",
+                            p.node, parent.name, node.name
+                        ),
+                    ));
+                }
+                if !out.consumers.contains(&Consumer { node: i, input: k }) {
+                    return Err(Error::at_path(
+                        path,
+                        format!(
+                            "nodes[{}].outputs[{}].consumers does not list {{node: {i}, input: {k}}}",
+                            p.node, p.output
+                        ),
+                    ));
+                }
+            }
+            for (o, out) in node.outputs.iter().enumerate() {
+                let opath = format!("$.schedule.nodes[{i}].outputs[{o}]");
+                if out.element_bytes == 0 {
+                    return Err(Error::at_path(
+                        format!("{opath}.element_bytes"),
+                        "expected a positive number of bytes per element",
+                    ));
+                }
+                for (c, cons) in out.consumers.iter().enumerate() {
+                    let cpath = format!("{opath}.consumers[{c}]");
+                    let Some(reader) = self.nodes.get(cons.node) else {
+                        return Err(Error::at_path(
+                            format!("{cpath}.node"),
+                            format!(
+                                "node {} does not exist (the schedule has {n} nodes)",
+                                cons.node
+                            ),
+                        ));
+                    };
+                    let Some(input) = reader.inputs.get(cons.input) else {
+                        return Err(Error::at_path(
+                            format!("{cpath}.input"),
+                            format!(
+                                "node {} ({}) has no data input {} (it has {})",
+                                cons.node,
+                                reader.name,
+                                cons.input,
+                                reader.inputs.len()
+                            ),
+                        ));
+                    };
+                    if input.parent != Some(Port { node: i, output: o }) {
+                        return Err(Error::at_path(
+                            cpath,
+                            format!(
+                                "nodes[{}].inputs[{}].parent is not {{node: {i}, output: {o}}}",
+                                cons.node, cons.input
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The step list of a plan made from this schedule (clocks filled by the driver).
+    pub fn steps(&self) -> Vec<crate::model::Step> {
+        self.nodes
+            .iter()
+            .map(|n| crate::model::Step {
+                name: n.name.clone(),
+                kind: n.kind.clone(),
+                clock: None,
+            })
+            .collect()
+    }
+}
