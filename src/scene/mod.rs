@@ -1,1 +1,23 @@
-//! TODO(skeleton): owned by a team member; see docs/ARCHITECTURE.md.
+//! The chart of a plan, computed in the core and tested natively: x = clock,
+//! y = address, one rectangle per plane part, one lane per memory component, a
+//! live-bytes strip under each lane, peak and lower-bound lines, labels and
+//! hit-testing. It meets pixels only through a [`View`] and draws only through a
+//! [`Painter`]; the wasm shell (`src/web`) supplies a canvas painter.
+//!
+//! Flow: `Chart::new(plan)` once per file → `render(&chart, &view, &options,
+//! &mut painter)` per frame → [`Frame`] (what was drawn) ; `hit_test` answers hovers.
+
+pub mod axis;
+pub mod chart;
+pub mod hit;
+pub mod info;
+pub mod paint;
+pub mod palette;
+pub mod render;
+pub mod view;
+
+pub use chart::{Chart, Lane, Part};
+pub use hit::{hit_test, Hit};
+pub use paint::{Call, Color, Fill, Painter, Pattern, RecordingPainter, Rect, Stroke, TextStyle};
+pub use render::{render, Frame, Options};
+pub use view::{Layout, View};

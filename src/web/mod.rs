@@ -1,1 +1,268 @@
-//! TODO(skeleton): owned by a team member; see docs/ARCHITECTURE.md.
+//! The wasm shell of the page: one `#[wasm_bindgen]` type, [`Viewer`], that holds the
+//! opened files and the view, and a canvas [`Painter`](crate::scene::Painter). It only
+//! forwards: parsing is `formats`, layout, LOD and hit-testing are `scene`. JS hands
+//! it bytes and pointer positions in CSS pixels; it never fetches anything.
+//!
+//! Values cross to JS with serde-wasm-bindgen; byte counts travel as strings (JS
+//! numbers lose precision above 2^53).
+
+mod canvas;
+
+use crate::formats;
+use crate::scene::{self, info, Chart, Frame, Options, View};
+use canvas::CanvasPainter;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+struct Opened {
+    name: String,
+    chart: Chart,
+    view: View,
+}
+
+/// The viewer of the page: files, view, options; draws on one canvas.
+#[wasm_bindgen]
+pub struct Viewer {
+    canvas: HtmlCanvasElement,
+    painter: CanvasPainter,
+    files: Vec<Opened>,
+    current: Option<usize>,
+    opts: Options,
+    /// CSS size and device-pixel ratio of the canvas.
+    size: (f64, f64, f64),
+    frame: Frame,
+    /// Milliseconds the last `render` took.
+    last_ms: f64,
+}
+
+fn to_js<T: Serialize>(v: &T) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+#[wasm_bindgen]
+impl Viewer {
+    /// A viewer drawing on `canvas`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(canvas: HtmlCanvasElement) -> Result<Viewer, JsValue> {
+        console_error_panic_hook::set_once();
+        let document = web_sys::window()
+            .and_then(|w| w.document())
+            .ok_or_else(|| JsValue::from_str("no document"))?;
+        let ctx: CanvasRenderingContext2d = canvas
+            .get_context("2d")?
+            .ok_or_else(|| JsValue::from_str("no 2d context"))?
+            .dyn_into()?;
+        Ok(Viewer {
+            painter: CanvasPainter::new(&document, ctx),
+            canvas,
+            files: Vec::new(),
+            current: None,
+            opts: Options::default(),
+            size: (300.0, 150.0, 1.0),
+            frame: Frame::default(),
+            last_ms: 0.0,
+        })
+    }
+
+    /// Opens a file (any format `formats::load` reads) and shows it. On error returns
+    /// `file: place: message` and keeps showing what was shown. Returns the file's
+    /// index in the list.
+    pub fn open(&mut self, name: &str, bytes: &[u8]) -> Result<usize, JsValue> {
+        let plan = formats::load(name, bytes)
+            .and_then(|doc| formats::resolve_plan(&doc).map_err(|e| e.in_file(name)))
+            .map_err(|e| JsValue::from_str(&e.to_string()))?;
+        let chart = Chart::new(plan);
+        let (w, h, dpr) = self.size;
+        let view = View::fit(&chart, w, h, dpr);
+        self.files.push(Opened {
+            name: name.to_owned(),
+            chart,
+            view,
+        });
+        let i = self.files.len() - 1;
+        self.select_file(i);
+        Ok(i)
+    }
+
+    /// Names of the opened files, in order.
+    pub fn files(&self) -> Vec<String> {
+        self.files.iter().map(|f| f.name.clone()).collect()
+    }
+
+    pub fn current(&self) -> Option<usize> {
+        self.current
+    }
+
+    /// Shows file `i` (its own view is kept across switches).
+    pub fn select_file(&mut self, i: usize) {
+        if i < self.files.len() {
+            self.current = Some(i);
+            self.opts.hover = None;
+            self.opts.selected = None;
+            self.opts.matches.clear();
+            let (w, h, dpr) = self.size;
+            let v = &mut self.files[i].view;
+            v.width = w;
+            v.height = h;
+            v.dpr = dpr;
+        }
+    }
+
+    /// Sizes the backing store to CSS size × device-pixel ratio.
+    pub fn resize(&mut self, css_width: f64, css_height: f64, dpr: f64) {
+        let dpr = if dpr > 0.0 { dpr } else { 1.0 };
+        self.size = (css_width.max(1.0), css_height.max(1.0), dpr);
+        self.canvas
+            .set_width((css_width * dpr).round().max(1.0) as u32);
+        self.canvas
+            .set_height((css_height * dpr).round().max(1.0) as u32);
+        for f in &mut self.files {
+            f.view.width = self.size.0;
+            f.view.height = self.size.1;
+            f.view.dpr = dpr;
+        }
+    }
+
+    /// Draws the current file (or a blank canvas).
+    pub fn render(&mut self) {
+        let t = now();
+        let dpr = self.size.2;
+        self.painter.begin(dpr);
+        let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+            return;
+        };
+        self.frame = scene::render(&f.chart, &f.view, &self.opts, &mut self.painter);
+        self.painter.end();
+        self.last_ms = now() - t;
+    }
+
+    /// Milliseconds the last `render` took (for the benchmark script).
+    pub fn last_render_ms(&self) -> f64 {
+        self.last_ms
+    }
+
+    fn file(&mut self) -> Option<&mut Opened> {
+        self.current.and_then(|i| self.files.get_mut(i))
+    }
+
+    /// Zooms time around `x` (factor > 1 zooms in).
+    pub fn zoom_time(&mut self, x: f64, factor: f64) {
+        if let Some(f) = self.file() {
+            f.view.zoom_time(&f.chart, x, factor);
+        }
+    }
+
+    /// Zooms addresses around `y`.
+    pub fn zoom_address(&mut self, y: f64, factor: f64) {
+        if let Some(f) = self.file() {
+            f.view.zoom_address(&f.chart, y, factor);
+        }
+    }
+
+    /// Moves the view by a drag of `(dx, dy)` CSS pixels.
+    pub fn pan(&mut self, dx: f64, dy: f64) {
+        if let Some(f) = self.file() {
+            f.view.pan(&f.chart, dx, dy);
+        }
+    }
+
+    /// Shows the whole plan.
+    pub fn fit(&mut self) {
+        let (w, h, dpr) = self.size;
+        if let Some(f) = self.file() {
+            f.view = View::fit(&f.chart, w, h, dpr);
+        }
+    }
+
+    /// The plane under `(x, y)`, as tooltip details, or null; remembers it for the
+    /// hover outline.
+    pub fn hover(&mut self, x: f64, y: f64) -> JsValue {
+        let hit = self.current.and_then(|i| self.files.get(i)).and_then(|f| {
+            let h = scene::hit_test(&f.chart, &f.view, x, y)?;
+            let mut inf = info::plane_info(&f.chart, h.plane)?;
+            if h.wrapped {
+                inf.name.push_str(" (wrapped part)");
+            }
+            Some((h.plane, inf))
+        });
+        self.opts.hover = hit.as_ref().map(|h| h.0);
+        hit.map_or(JsValue::NULL, |h| to_js(&h.1))
+    }
+
+    /// Pins the plane under `(x, y)` (or unpins on empty space); returns its details.
+    pub fn click(&mut self, x: f64, y: f64) -> JsValue {
+        let info = self.hover(x, y);
+        self.opts.selected = self.opts.hover;
+        info
+    }
+
+    /// Selects plane `i` and scrolls it into view; returns its details.
+    pub fn select_plane(&mut self, i: usize) -> JsValue {
+        let Some(f) = self.current.and_then(|c| self.files.get_mut(c)) else {
+            return JsValue::NULL;
+        };
+        let Some(inf) = info::plane_info(&f.chart, i) else {
+            return JsValue::NULL;
+        };
+        if let Some(q) = f.chart.parts_of(i).next().copied() {
+            let e = f.chart.lanes[q.lane].extent as f64;
+            f.view.reveal(
+                f64::from(q.t0),
+                q.t1 as f64,
+                q.a0 as f64 / e,
+                q.a1 as f64 / e,
+            );
+        }
+        self.opts.selected = Some(i);
+        to_js(&inf)
+    }
+
+    /// Clears the pinned plane.
+    pub fn unselect(&mut self) {
+        self.opts.selected = None;
+    }
+
+    pub fn set_names(&mut self, on: bool) {
+        self.opts.names = on;
+    }
+
+    pub fn names(&self) -> bool {
+        self.opts.names
+    }
+
+    pub fn set_hex(&mut self, on: bool) {
+        self.opts.hex = on;
+    }
+
+    /// Highlights planes whose name contains `query`; returns their indices.
+    pub fn search(&mut self, query: &str) -> Vec<u32> {
+        let found = self
+            .current
+            .and_then(|i| self.files.get(i))
+            .map(|f| f.chart.search(query))
+            .unwrap_or_default();
+        self.opts.matches = found.clone();
+        found.into_iter().map(|i| i as u32).collect()
+    }
+
+    /// The stats panel's content (`scene::info::Summary`), or null.
+    pub fn summary(&self) -> JsValue {
+        self.current
+            .and_then(|i| self.files.get(i))
+            .map_or(JsValue::NULL, |f| to_js(&info::summary(&f.chart)))
+    }
+
+    /// What the last frame drew (`scene::Frame`): rectangles per plane, labels, the
+    /// peak rows. For tests and benchmarks.
+    pub fn frame(&self) -> JsValue {
+        to_js(&self.frame)
+    }
+}

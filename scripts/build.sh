@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the static page into dist/ (what `npm run build` produces): the wasm module
+# (cargo, then wasm-bindgen --target web, no bundler), www/, and a sample plan the
+# page opens by default. Serve dist/ from any static host; nothing is fetched from
+# elsewhere at run time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+say() { printf '\033[1mmemplan build:\033[0m %s\n' "$*" >&2; }
+
+say "compiling the wasm module"
+cargo build --lib --release --target wasm32-unknown-unknown
+rm -rf dist
+mkdir -p dist/pkg dist/sample
+wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
+  target/wasm32-unknown-unknown/release/memplan.wasm
+cp -R www/. dist/
+
+# The default sample: a memplan JSON exported from the real wheel when the repo has
+# one, else Aidge's own log of ResNet-18 from the shared bench data.
+sample=""
+for f in tests/data/aidge/resnet18*.json tests/data/aidge/*.memplan.json; do
+  if [ -f "$f" ]; then sample="$f"; break; fi
+done
+if [ -z "$sample" ]; then
+  sample=../shared/bench/aidge/resnet18-multi-None/memory_info.txt
+fi
+if [ -f "$sample" ]; then
+  case "$sample" in
+    */memory_info.txt) name="$(basename "$(dirname "$sample")").memory_info.txt" ;;
+    *) name="$(basename "$sample")" ;;
+  esac
+  cp "$sample" "dist/sample/$name"
+  printf '["%s"]\n' "$name" > dist/sample/manifest.json
+else
+  say "no sample plan found; the page opens empty"
+  echo '[]' > dist/sample/manifest.json
+fi
+say "dist/ ready ($(du -sh dist | cut -f1))"

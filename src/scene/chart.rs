@@ -1,0 +1,209 @@
+//! What the chart needs from a plan, computed once per file: the rectangles in data
+//! units (clock × address), one lane per memory component, the checker's findings,
+//! and the numbers of the stats panel. Views and frames are cheap on top of this.
+
+use crate::check::{self, Report};
+use crate::model::{Bytes, Clock, Plan};
+use crate::stats::{self, Stats};
+
+/// One drawn piece of a plane: its contiguous part, or the wrapped part that
+/// continues at the start of its space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    pub plane: usize,
+    /// True for the wrapped part (drawn at the start of the space).
+    pub wrapped: bool,
+    /// Index into [`Chart::lanes`].
+    pub lane: usize,
+    /// First clock, and one past the last live clock (the chart draws
+    /// `[allocated, last_live + 1)`).
+    pub t0: Clock,
+    pub t1: u64,
+    /// Absolute address range `[a0, a1)`.
+    pub a0: Bytes,
+    pub a1: Bytes,
+}
+
+/// One memory component shown as its own band of the chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    pub component: usize,
+    pub name: String,
+    pub peak: Bytes,
+    pub lower_bound: Bytes,
+    /// Highest address drawn (the peak, or beyond it for a broken plan); never 0.
+    pub extent: Bytes,
+    /// Live bytes per clock as `(clock, bytes from then on)` runs.
+    pub live: Vec<(Clock, Bytes)>,
+    pub max_live: Bytes,
+}
+
+/// A plan prepared for drawing.
+#[derive(Debug, Clone)]
+pub struct Chart {
+    pub plan: Plan,
+    pub stats: Stats,
+    pub report: Report,
+    pub lanes: Vec<Lane>,
+    /// Parts in drawing order: by allocation clock, then plane; later planes of an
+    /// in-place chain are drawn over earlier ones, as in Aidge's plots.
+    pub parts: Vec<Part>,
+    /// One past the last clock.
+    pub horizon: u64,
+    /// Per plane: named by a checker finding.
+    pub flagged: Vec<bool>,
+    /// Per plane: the clock where a later plane of its space starts covering it,
+    /// which bounds where its label can be read.
+    pub covered_from: Vec<u64>,
+    /// Per plane: display name.
+    pub names: Vec<String>,
+    /// Per plane: its writer is a producer (weights, inputs), drawn hatched.
+    pub producer: Vec<bool>,
+}
+
+impl Chart {
+    pub fn new(plan: Plan) -> Chart {
+        let stats = stats::stats(&plan);
+        let report = check::check(&plan);
+        let ncomp = plan.components.len().max(1);
+        let used: Vec<bool> = (0..ncomp)
+            .map(|c| plan.spaces.iter().any(|s| s.component == c) || c == 0)
+            .collect();
+        let mut lane_of = vec![usize::MAX; ncomp];
+        let mut lanes = Vec::new();
+        for c in (0..ncomp).filter(|&c| used[c]) {
+            lane_of[c] = lanes.len();
+            let cs = stats.components.get(c);
+            let live = stats::live_runs(&plan, c);
+            let max_live = live.iter().map(|r| r.1).max().unwrap_or(0);
+            lanes.push(Lane {
+                component: c,
+                name: cs.map_or_else(|| "mem".into(), |s| s.name.clone()),
+                peak: cs.map_or(0, |s| s.peak),
+                lower_bound: cs.map_or(0, |s| s.lower_bound),
+                extent: 1,
+                live,
+                max_live,
+            });
+        }
+        let horizon = u64::from(plan.max_lifetime) + 1;
+        let mut parts = Vec::with_capacity(plan.planes.len());
+        for (i, p) in plan.planes.iter().enumerate() {
+            let Some(space) = plan.spaces.get(p.space) else {
+                continue;
+            };
+            let lane = lane_of[space.component.min(ncomp - 1)];
+            let t1 = u64::from(space.last_live(plan.max_lifetime)) + 1;
+            let mut push = |wrapped, a0: Bytes, size: Bytes| {
+                if size > 0 {
+                    parts.push(Part {
+                        plane: i,
+                        wrapped,
+                        lane,
+                        t0: p.allocated,
+                        t1: t1.max(u64::from(p.allocated) + 1),
+                        a0,
+                        a1: a0.saturating_add(size),
+                    });
+                }
+            };
+            push(false, p.cont_offset, p.cont_size);
+            if p.is_wrapped() {
+                push(true, p.wrap_offset, p.wrap_size);
+            }
+        }
+        parts.sort_by_key(|q| (q.t0, q.plane, q.wrapped));
+        for q in &parts {
+            let lane = &mut lanes[q.lane];
+            lane.extent = lane.extent.max(q.a1);
+        }
+        for lane in &mut lanes {
+            lane.extent = lane.extent.max(lane.peak).max(lane.max_live).max(1);
+        }
+        let mut flagged = vec![false; plan.planes.len()];
+        for pr in &report.problems {
+            for &p in &pr.planes {
+                if let Some(f) = flagged.get_mut(p) {
+                    *f = true;
+                }
+            }
+        }
+        let names = plan
+            .planes
+            .iter()
+            .map(|p| {
+                p.label.clone().unwrap_or_else(|| {
+                    let node = plan.steps.get(p.node).map_or("?", |s| s.name.as_str());
+                    if p.index == 0 {
+                        node.to_owned()
+                    } else {
+                        format!("{node}#{}", p.index)
+                    }
+                })
+            })
+            .collect();
+        let producer = plan
+            .planes
+            .iter()
+            .map(|p| plan.steps.get(p.node).is_some_and(|s| s.kind == "Producer"))
+            .collect();
+        let covered_from = covered_from(&plan, &parts);
+        Chart {
+            plan,
+            stats,
+            report,
+            lanes,
+            parts,
+            horizon: horizon.max(1),
+            flagged,
+            covered_from,
+            names,
+            producer,
+        }
+    }
+
+    /// Indices into [`Chart::parts`] of the parts of plane `plane`.
+    pub fn parts_of(&self, plane: usize) -> impl Iterator<Item = &Part> + '_ {
+        self.parts.iter().filter(move |q| q.plane == plane)
+    }
+
+    /// Case-insensitive substring search over display names and node names.
+    pub fn search(&self, query: &str) -> Vec<usize> {
+        let q = query.trim().to_lowercase();
+        if q.is_empty() {
+            return Vec::new();
+        }
+        self.names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.to_lowercase().contains(&q))
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
+/// For each plane, the first clock after its allocation at which another plane of the
+/// same space, allocated later, starts to share bytes with it (in-place reuse); its
+/// own end otherwise. Spaces with very many planes skip the quadratic scan.
+fn covered_from(plan: &Plan, parts: &[Part]) -> Vec<u64> {
+    let mut out: Vec<u64> = vec![u64::MAX; plan.planes.len()];
+    for q in parts {
+        out[q.plane] = out[q.plane].min(q.t1);
+    }
+    let mut by_space: Vec<Vec<&Part>> = vec![Vec::new(); plan.spaces.len()];
+    for q in parts {
+        by_space[plan.planes[q.plane].space].push(q);
+    }
+    for group in by_space.iter().filter(|g| g.len() > 1 && g.len() <= 256) {
+        for a in group {
+            for b in group {
+                let later = b.t0 > a.t0;
+                if later && b.plane != a.plane && a.a0 < b.a1 && b.a0 < a.a1 {
+                    let slot = &mut out[a.plane];
+                    *slot = (*slot).min(u64::from(b.t0));
+                }
+            }
+        }
+    }
+    out
+}

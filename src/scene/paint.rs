@@ -1,0 +1,207 @@
+//! The drawing seam: the scene speaks to a [`Painter`] in CSS pixels, and two painters
+//! listen — `web::CanvasPainter` in the page and [`RecordingPainter`] in native tests.
+//!
+//! The calls are few and batched (a list of rectangles per fill) because from wasm
+//! every canvas call crosses into JS: the scene groups, culls and merges before it
+//! calls, so the painter never has to.
+
+/// An sRGB colour with alpha.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Color {
+    pub r: u8,
+    pub g: u8,
+    pub b: u8,
+    pub a: u8,
+}
+
+impl Color {
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Color {
+        Color { r, g, b, a: 255 }
+    }
+    pub const fn with_alpha(self, a: u8) -> Color {
+        Color { a, ..self }
+    }
+    /// `#rrggbb` or `rgba(...)`, what canvas `fillStyle` takes.
+    pub fn css(&self) -> String {
+        if self.a == 255 {
+            format!("#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
+        } else {
+            format!(
+                "rgba({},{},{},{:.3})",
+                self.r,
+                self.g,
+                self.b,
+                f64::from(self.a) / 255.0
+            )
+        }
+    }
+    /// Relative luminance (WCAG), to pick readable text on this colour.
+    pub fn luminance(&self) -> f64 {
+        let lin = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.03928 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(self.r) + 0.7152 * lin(self.g) + 0.0722 * lin(self.b)
+    }
+    /// Black or white, whichever reads better on this colour.
+    pub fn text_on(&self) -> Color {
+        if self.luminance() > 0.22 {
+            Color::rgb(0, 0, 0)
+        } else {
+            Color::rgb(255, 255, 255)
+        }
+    }
+}
+
+/// An axis-aligned rectangle in CSS pixels (y grows downwards, as on a canvas).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Rect {
+    pub fn right(&self) -> f64 {
+        self.x + self.w
+    }
+    pub fn bottom(&self) -> f64 {
+        self.y + self.h
+    }
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        self.x <= x && x < self.right() && self.y <= y && y < self.bottom()
+    }
+    /// This rectangle moved by `at`'s origin.
+    pub fn offset(&self, at: &Rect) -> Rect {
+        Rect {
+            x: self.x + at.x,
+            y: self.y + at.y,
+            ..*self
+        }
+    }
+    /// True when the two share some area (touching edges do not count).
+    pub fn intersects(&self, o: &Rect) -> bool {
+        self.x < o.right() && o.x < self.right() && self.y < o.bottom() && o.y < self.bottom()
+    }
+}
+
+/// How a rectangle is filled. Patterns carry meaning, not decoration: stripes mark
+/// planes whose size differs from their stride (interleaved concatenation), hatching
+/// marks producers (weights and inputs), so the information survives without colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pattern {
+    Solid,
+    /// Horizontal stripes over the base colour.
+    Stripes,
+    /// Diagonal hatching over the base colour.
+    Hatch,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Fill {
+    pub color: Color,
+    pub pattern: Pattern,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stroke {
+    pub color: Color,
+    pub width: f64,
+    /// Dash length (gap equal); 0 for a solid line.
+    pub dash: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Center,
+    Right,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TextStyle {
+    pub color: Color,
+    /// Font size in CSS pixels.
+    pub size: f64,
+    pub align: Align,
+    pub bold: bool,
+}
+
+/// What the scene needs from a drawing surface. Coordinates are CSS pixels; text `y`
+/// is the vertical middle of the text.
+pub trait Painter {
+    /// Fills every rectangle with one fill.
+    fn fill_rects(&mut self, fill: Fill, rects: &[Rect]);
+    /// Outlines every rectangle with one stroke.
+    fn stroke_rects(&mut self, stroke: Stroke, rects: &[Rect]);
+    /// A polyline.
+    fn line(&mut self, points: &[(f64, f64)], stroke: Stroke);
+    fn text(&mut self, text: &str, x: f64, y: f64, style: TextStyle);
+    /// Width the text would take, for label placement.
+    fn text_width(&mut self, text: &str, size: f64, bold: bool) -> f64;
+    /// Restricts drawing to `rect` until the next call; `None` lifts the clip.
+    fn clip(&mut self, rect: Option<Rect>);
+}
+
+/// One recorded call of a [`RecordingPainter`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call {
+    Fill(Fill, Vec<Rect>),
+    Stroke(Stroke, Vec<Rect>),
+    Line(Vec<(f64, f64)>, Stroke),
+    Text(String, f64, f64, TextStyle),
+    Clip(Option<Rect>),
+}
+
+/// Records every call, for tests and for the page's test hook. Text is measured as
+/// `0.6 × size` per character, close to a sans-serif font's average.
+#[derive(Debug, Default, Clone)]
+pub struct RecordingPainter {
+    pub calls: Vec<Call>,
+}
+
+impl RecordingPainter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Every filled rectangle with its fill, in drawing order.
+    pub fn filled(&self) -> impl Iterator<Item = (Fill, Rect)> + '_ {
+        self.calls.iter().flat_map(|c| match c {
+            Call::Fill(f, rs) => rs.iter().map(|r| (*f, *r)).collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+    }
+    /// Every text drawn with its position.
+    pub fn texts(&self) -> impl Iterator<Item = (&str, f64, f64, &TextStyle)> + '_ {
+        self.calls.iter().filter_map(|c| match c {
+            Call::Text(t, x, y, s) => Some((t.as_str(), *x, *y, s)),
+            _ => None,
+        })
+    }
+}
+
+impl Painter for RecordingPainter {
+    fn fill_rects(&mut self, fill: Fill, rects: &[Rect]) {
+        self.calls.push(Call::Fill(fill, rects.to_vec()));
+    }
+    fn stroke_rects(&mut self, stroke: Stroke, rects: &[Rect]) {
+        self.calls.push(Call::Stroke(stroke, rects.to_vec()));
+    }
+    fn line(&mut self, points: &[(f64, f64)], stroke: Stroke) {
+        self.calls.push(Call::Line(points.to_vec(), stroke));
+    }
+    fn text(&mut self, text: &str, x: f64, y: f64, style: TextStyle) {
+        self.calls.push(Call::Text(text.to_owned(), x, y, style));
+    }
+    fn text_width(&mut self, text: &str, size: f64, _bold: bool) -> f64 {
+        0.6 * size * text.chars().count() as f64
+    }
+    fn clip(&mut self, rect: Option<Rect>) {
+        self.calls.push(Call::Clip(rect));
+    }
+}

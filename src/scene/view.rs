@@ -1,0 +1,198 @@
+//! The viewport: which clocks and which addresses are shown, and where each lane sits
+//! on the canvas. The core takes a CSS size and a device-pixel ratio and never asks
+//! the DOM; every data→pixel conversion goes through [`Layout`].
+
+use super::chart::Chart;
+use super::paint::Rect;
+
+/// Margins around the plot, in CSS pixels: y tick labels on the left, clock ticks
+/// under the last lane.
+pub const LEFT: f64 = 76.0;
+pub const RIGHT: f64 = 14.0;
+pub const TOP: f64 = 10.0;
+pub const BOTTOM: f64 = 34.0;
+const LANE_GAP: f64 = 22.0;
+
+/// What is visible. Addresses are fractions of each lane's extent, so one zoom
+/// applies to lanes of different sizes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    /// Canvas size in CSS pixels and the device-pixel ratio.
+    pub width: f64,
+    pub height: f64,
+    pub dpr: f64,
+    /// Visible clocks `[t0, t1)`.
+    pub t0: f64,
+    pub t1: f64,
+    /// Visible addresses `[y0, y1)` as fractions of the lane extent.
+    pub y0: f64,
+    pub y1: f64,
+}
+
+/// Headroom above the peak in the fitted view, so the peak line and its label show.
+const FIT_TOP: f64 = 1.08;
+
+impl View {
+    /// The whole plan on a canvas of this size.
+    pub fn fit(chart: &Chart, width: f64, height: f64, dpr: f64) -> View {
+        View {
+            width,
+            height,
+            dpr: if dpr > 0.0 { dpr } else { 1.0 },
+            t0: 0.0,
+            t1: chart.horizon as f64,
+            y0: 0.0,
+            y1: FIT_TOP,
+        }
+    }
+
+    /// Zooms time by `factor` (> 1 zooms in) keeping the clock under `x` fixed.
+    pub fn zoom_time(&mut self, chart: &Chart, x: f64, factor: f64) {
+        let l = Layout::new(chart, self);
+        let t = l.clock_at(self, x);
+        let span = ((self.t1 - self.t0) / factor).clamp(0.5, chart.horizon as f64 * 4.0);
+        let k = (t - self.t0) / (self.t1 - self.t0);
+        self.t0 = t - k * span;
+        self.t1 = self.t0 + span;
+    }
+
+    /// Zooms addresses by `factor` keeping the address under `y` fixed.
+    pub fn zoom_address(&mut self, chart: &Chart, y: f64, factor: f64) {
+        let l = Layout::new(chart, self);
+        let lane = l.lane_at(y).unwrap_or(0);
+        let Some(b) = l.lanes.get(lane) else {
+            return;
+        };
+        let f = self.y0 + (b.chart.bottom() - y) / b.chart.h * (self.y1 - self.y0);
+        let span = ((self.y1 - self.y0) / factor).clamp(1e-9, FIT_TOP * 4.0);
+        let k = (f - self.y0) / (self.y1 - self.y0);
+        self.y0 = f - k * span;
+        self.y1 = self.y0 + span;
+    }
+
+    /// Moves the view by a drag of `(dx, dy)` CSS pixels.
+    pub fn pan(&mut self, chart: &Chart, dx: f64, dy: f64) {
+        let l = Layout::new(chart, self);
+        let dt = dx / l.plot_w.max(1.0) * (self.t1 - self.t0);
+        self.t0 -= dt;
+        self.t1 -= dt;
+        if let Some(b) = l.lanes.first() {
+            let df = dy / b.chart.h.max(1.0) * (self.y1 - self.y0);
+            self.y0 += df;
+            self.y1 += df;
+        }
+    }
+
+    /// Centres the view on a clock range and address fraction range, keeping zoom
+    /// unless the range does not fit.
+    pub fn reveal(&mut self, t0: f64, t1: f64, f0: f64, f1: f64) {
+        let span = (self.t1 - self.t0).max(t1 - t0);
+        let mid = (t0 + t1) / 2.0;
+        self.t0 = mid - span / 2.0;
+        self.t1 = mid + span / 2.0;
+        let fspan = (self.y1 - self.y0).max((f1 - f0) * 1.2);
+        let fmid = (f0 + f1) / 2.0;
+        self.y0 = fmid - fspan / 2.0;
+        self.y1 = fmid + fspan / 2.0;
+    }
+
+    /// `x` rounded to the device-pixel grid, so edges stay crisp and 1-px gaps
+    /// between planes stay visible at any ratio.
+    pub fn snap(&self, x: f64) -> f64 {
+        (x * self.dpr).round() / self.dpr
+    }
+}
+
+/// Where one lane is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LaneBox {
+    /// The clock × address chart.
+    pub chart: Rect,
+    /// The live-bytes strip under it.
+    pub strip: Rect,
+}
+
+/// Pixel geometry of a frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    pub plot_x: f64,
+    pub plot_w: f64,
+    pub lanes: Vec<LaneBox>,
+    /// Baseline of the clock axis.
+    pub axis_y: f64,
+    /// Lane extents in bytes, copied for the conversions.
+    extents: Vec<f64>,
+}
+
+impl Layout {
+    pub fn new(chart: &Chart, view: &View) -> Layout {
+        let n = chart.lanes.len().max(1);
+        let plot_x = LEFT;
+        let plot_w = (view.width - LEFT - RIGHT).max(10.0);
+        let avail = (view.height - TOP - BOTTOM - LANE_GAP * (n - 1) as f64).max(40.0);
+        let lane_h = avail / n as f64;
+        let strip_h = (lane_h * 0.16).clamp(18.0, 56.0);
+        let lanes = (0..n)
+            .map(|i| {
+                let top = TOP + i as f64 * (lane_h + LANE_GAP);
+                let chart_h = (lane_h - strip_h - 4.0).max(10.0);
+                LaneBox {
+                    chart: Rect {
+                        x: plot_x,
+                        y: top,
+                        w: plot_w,
+                        h: chart_h,
+                    },
+                    strip: Rect {
+                        x: plot_x,
+                        y: top + chart_h + 4.0,
+                        w: plot_w,
+                        h: strip_h,
+                    },
+                }
+            })
+            .collect::<Vec<_>>();
+        let axis_y = lanes.last().map_or(TOP, |b| b.strip.bottom());
+        Layout {
+            plot_x,
+            plot_w,
+            lanes,
+            axis_y,
+            extents: chart.lanes.iter().map(|l| l.extent as f64).collect(),
+        }
+    }
+
+    pub fn x_of(&self, view: &View, t: f64) -> f64 {
+        self.plot_x + (t - view.t0) / (view.t1 - view.t0) * self.plot_w
+    }
+
+    pub fn clock_at(&self, view: &View, x: f64) -> f64 {
+        view.t0 + (x - self.plot_x) / self.plot_w * (view.t1 - view.t0)
+    }
+
+    /// Pixel row of address `a` in lane `lane` (addresses grow upwards).
+    pub fn y_of(&self, view: &View, lane: usize, a: f64) -> f64 {
+        let b = &self.lanes[lane].chart;
+        let f = a / self.extents.get(lane).copied().unwrap_or(1.0);
+        b.bottom() - (f - view.y0) / (view.y1 - view.y0) * b.h
+    }
+
+    pub fn address_at(&self, view: &View, lane: usize, y: f64) -> f64 {
+        let b = &self.lanes[lane].chart;
+        let f = view.y0 + (b.bottom() - y) / b.h * (view.y1 - view.y0);
+        f * self.extents.get(lane).copied().unwrap_or(1.0)
+    }
+
+    /// Visible address range `[lo, hi)` of a lane, in bytes.
+    pub fn address_range(&self, view: &View, lane: usize) -> (f64, f64) {
+        let e = self.extents.get(lane).copied().unwrap_or(1.0);
+        (view.y0 * e, view.y1 * e)
+    }
+
+    /// The lane whose chart or strip holds row `y`.
+    pub fn lane_at(&self, y: f64) -> Option<usize> {
+        self.lanes
+            .iter()
+            .position(|b| b.chart.y <= y && y < b.strip.bottom())
+    }
+}

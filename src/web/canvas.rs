@@ -1,0 +1,181 @@
+//! The canvas [`Painter`]: turns the scene's batched calls into Canvas 2D calls.
+//! Coordinates arrive in CSS pixels; the context's transform scales them by the
+//! device-pixel ratio, so the backing store stays sharp. Styles are cached to skip
+//! redundant property writes, each of which crosses from wasm into JS.
+
+use crate::scene::paint::Align;
+use crate::scene::{Fill, Painter, Pattern, Rect, Stroke, TextStyle};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasPattern, CanvasRenderingContext2d, Document, HtmlCanvasElement};
+
+pub struct CanvasPainter {
+    ctx: CanvasRenderingContext2d,
+    stripes: Option<CanvasPattern>,
+    hatch: Option<CanvasPattern>,
+    clipped: bool,
+    font: String,
+}
+
+/// A small tile for a pattern: `draw` paints it once, the canvas repeats it.
+fn tile(
+    document: &Document,
+    ctx: &CanvasRenderingContext2d,
+    draw: impl Fn(&CanvasRenderingContext2d),
+) -> Option<CanvasPattern> {
+    let canvas: HtmlCanvasElement = document.create_element("canvas").ok()?.dyn_into().ok()?;
+    canvas.set_width(8);
+    canvas.set_height(8);
+    let t: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+    draw(&t);
+    ctx.create_pattern_with_html_canvas_element(&canvas, "repeat")
+        .ok()?
+}
+
+impl CanvasPainter {
+    pub fn new(document: &Document, ctx: CanvasRenderingContext2d) -> CanvasPainter {
+        // Stripes: light horizontal bands, so the gaps of a strided plane read as gaps.
+        let stripes = tile(document, &ctx, |t| {
+            t.set_fill_style_str("rgba(255,255,255,0.55)");
+            t.fill_rect(0.0, 0.0, 8.0, 3.0);
+        });
+        // Hatching: a dark and a light diagonal, visible on any palette colour.
+        let hatch = tile(document, &ctx, |t| {
+            t.set_line_width(1.5);
+            t.set_stroke_style_str("rgba(0,0,0,0.45)");
+            t.begin_path();
+            t.move_to(0.0, 8.0);
+            t.line_to(8.0, 0.0);
+            t.stroke();
+            t.set_stroke_style_str("rgba(255,255,255,0.5)");
+            t.begin_path();
+            t.move_to(0.0, 4.0);
+            t.line_to(4.0, 0.0);
+            t.move_to(4.0, 8.0);
+            t.line_to(8.0, 4.0);
+            t.stroke();
+        });
+        CanvasPainter {
+            ctx,
+            stripes,
+            hatch,
+            clipped: false,
+            font: String::new(),
+        }
+    }
+
+    /// Starts a frame: device-pixel transform, state saved for the clips.
+    pub fn begin(&mut self, dpr: f64) {
+        self.ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0).ok();
+        self.clipped = false;
+        self.font.clear();
+    }
+
+    pub fn end(&mut self) {
+        self.clip(None);
+    }
+
+    fn path(&self, rects: &[Rect]) {
+        self.ctx.begin_path();
+        for r in rects {
+            self.ctx.rect(r.x, r.y, r.w, r.h);
+        }
+    }
+
+    fn set_stroke(&self, s: Stroke) {
+        self.ctx.set_stroke_style_str(&s.color.css());
+        self.ctx.set_line_width(s.width);
+        let dash = js_sys::Array::new();
+        if s.dash > 0.0 {
+            dash.push(&JsValue::from_f64(s.dash));
+            dash.push(&JsValue::from_f64(s.dash));
+        }
+        self.ctx.set_line_dash(&dash).ok();
+    }
+
+    fn set_font(&mut self, size: f64, bold: bool) {
+        let font = format!(
+            "{}{size}px system-ui, sans-serif",
+            if bold { "bold " } else { "" }
+        );
+        if font != self.font {
+            self.ctx.set_font(&font);
+            self.font = font;
+        }
+    }
+}
+
+impl Painter for CanvasPainter {
+    fn fill_rects(&mut self, fill: Fill, rects: &[Rect]) {
+        if rects.is_empty() {
+            return;
+        }
+        self.path(rects);
+        self.ctx.set_fill_style_str(&fill.color.css());
+        self.ctx.fill();
+        let pattern = match fill.pattern {
+            Pattern::Solid => None,
+            Pattern::Stripes => self.stripes.as_ref(),
+            Pattern::Hatch => self.hatch.as_ref(),
+        };
+        if let Some(p) = pattern {
+            self.ctx.set_fill_style_canvas_pattern(p);
+            self.ctx.fill();
+        }
+    }
+
+    fn stroke_rects(&mut self, stroke: Stroke, rects: &[Rect]) {
+        if rects.is_empty() {
+            return;
+        }
+        self.set_stroke(stroke);
+        self.path(rects);
+        self.ctx.stroke();
+    }
+
+    fn line(&mut self, points: &[(f64, f64)], stroke: Stroke) {
+        let Some(&(x, y)) = points.first() else {
+            return;
+        };
+        self.set_stroke(stroke);
+        self.ctx.begin_path();
+        self.ctx.move_to(x, y);
+        for &(x, y) in &points[1..] {
+            self.ctx.line_to(x, y);
+        }
+        self.ctx.stroke();
+    }
+
+    fn text(&mut self, text: &str, x: f64, y: f64, style: TextStyle) {
+        self.set_font(style.size, style.bold);
+        self.ctx.set_text_align(match style.align {
+            Align::Left => "left",
+            Align::Center => "center",
+            Align::Right => "right",
+        });
+        self.ctx.set_text_baseline("middle");
+        self.ctx.set_fill_style_str(&style.color.css());
+        self.ctx.fill_text(text, x, y).ok();
+    }
+
+    fn text_width(&mut self, text: &str, size: f64, bold: bool) -> f64 {
+        self.set_font(size, bold);
+        self.ctx
+            .measure_text(text)
+            .map_or(0.6 * size * text.len() as f64, |m| m.width())
+    }
+
+    fn clip(&mut self, rect: Option<Rect>) {
+        if self.clipped {
+            self.ctx.restore();
+            self.clipped = false;
+            self.font.clear();
+        }
+        if let Some(r) = rect {
+            self.ctx.save();
+            self.ctx.begin_path();
+            self.ctx.rect(r.x, r.y, r.w, r.h);
+            self.ctx.clip();
+            self.clipped = true;
+        }
+    }
+}

@@ -1,0 +1,327 @@
+// The page's thin JS layer: files (picker, drag-and-drop), keyboard, pointer events,
+// the names toggle and the DOM panels. Parsing, layout, drawing and hit-testing are
+// the Rust Viewer's (pkg/memplan.js). Text from dumps reaches the DOM only through
+// textContent, never innerHTML.
+import init, { Viewer } from './pkg/memplan.js';
+
+const $ = (id) => document.getElementById(id);
+const canvas = $('chart');
+const stage = $('stage');
+const tooltip = $('tooltip');
+
+await init();
+const viewer = new Viewer(canvas);
+
+// One animation frame in flight at most: every change asks, the frame draws once.
+let pending = false;
+function redraw() {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => {
+    pending = false;
+    viewer.render();
+  });
+}
+
+// Backing store = CSS size × devicePixelRatio; follows resizes and DPR changes.
+function fitCanvas() {
+  const r = stage.getBoundingClientRect();
+  viewer.resize(r.width, r.height, window.devicePixelRatio || 1);
+  redraw();
+}
+new ResizeObserver(fitCanvas).observe(stage);
+(function watchDpr() {
+  const mq = matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`);
+  mq.addEventListener('change', () => { fitCanvas(); watchDpr(); }, { once: true });
+})();
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+function showError(message) {
+  const box = $('error');
+  box.textContent = message;
+  box.hidden = false;
+}
+
+function clearError() {
+  $('error').hidden = true;
+}
+
+function fillDetails(dl, info) {
+  dl.replaceChildren();
+  const rows = [
+    ['node', info.node + (info.kind ? ` (${info.kind})` : '')],
+    ['output', String(info.output)],
+    ['offset', info.offset],
+    ['address', info.address],
+    ['size', info.size],
+    ['stride × length × count', `${info.stride} × ${info.length} × ${info.count}`],
+    ['live', `${info.allocated} → ${info.last_live}` + (info.released == null ? ' (never released)' : '')],
+    ['space', `${info.space} in ${info.component}`],
+  ];
+  if (info.wrap) rows.push(['wrapped', info.wrap]);
+  for (const f of info.findings) rows.push(['problem', f]);
+  for (const [k, v] of rows) {
+    dl.append(el('dt', k), el('dd', v));
+  }
+}
+
+function showPinned(info) {
+  const dl = $('pinned');
+  if (!info) {
+    dl.replaceChildren(el('dd', 'Click a plane to pin its details.', 'muted'));
+    return;
+  }
+  fillDetails(dl, info);
+  dl.prepend(el('dt', 'plane'), el('dd', info.name));
+}
+
+function select(plane) {
+  showPinned(viewer.select_plane(plane));
+  redraw();
+}
+
+function refreshPanel() {
+  const files = viewer.files();
+  const sel = $('files');
+  sel.replaceChildren(...files.map((name, i) => {
+    const o = el('option', name);
+    o.value = String(i);
+    return o;
+  }));
+  const cur = viewer.current();
+  if (cur !== undefined && cur !== null) sel.value = String(cur);
+  const s = viewer.summary();
+  $('title').textContent = cur == null ? 'No plan' : files[cur];
+  const stats = $('stats');
+  stats.replaceChildren();
+  const live = $('live');
+  live.replaceChildren();
+  const findings = $('findings');
+  findings.replaceChildren();
+  showPinned(null);
+  if (!s) return;
+  const rows = [
+    ['Peak', s.peak],
+    ['Lower bound', s.lower_bound],
+    ['Efficiency', s.efficiency],
+    ['Planes', String(s.planes)],
+    ['Spaces', String(s.spaces)],
+    ['Steps', String(s.steps)],
+  ];
+  for (const lane of s.lanes) {
+    if (s.lanes.length > 1) rows.push([`Peak of ${lane.name}`, lane.peak]);
+  }
+  const peakLane = s.lanes.find((l) => l.peak_bytes === s.peak_bytes) ?? s.lanes[0];
+  if (peakLane && peakLane.peak_clock != null) rows.push(['Peak clock', String(peakLane.peak_clock)]);
+  for (const [k, v] of rows) {
+    const dd = el('dd', v);
+    if (k === 'Peak') dd.id = 'peak';
+    stats.append(el('dt', k), dd);
+  }
+  for (const row of peakLane ? peakLane.live_at_peak : []) {
+    const li = el('li', `${row.name} — ${row.size}`);
+    li.addEventListener('click', () => select(row.plane));
+    live.append(li);
+  }
+  if (s.findings.length === 0) {
+    findings.append(el('li', 'No problem found: no live planes of different spaces overlap.'));
+  }
+  for (const f of s.findings) {
+    const li = el('li', f.text, 'bad');
+    if (f.planes.length) li.addEventListener('click', () => select(f.planes[0]));
+    findings.append(li);
+  }
+  if (s.findings_omitted) findings.append(el('li', `… and ${s.findings_omitted} more`, 'bad'));
+}
+
+/** Opens files; a bad one shows its error and leaves the shown plan in place. */
+async function openFiles(files) {
+  const errors = [];
+  for (const file of files) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    try {
+      viewer.open(file.name, bytes);
+    } catch (e) {
+      errors.push(String(e));
+    }
+  }
+  if (errors.length) showError(errors.join('\n')); else clearError();
+  refreshPanel();
+  redraw();
+}
+
+async function openSample() {
+  try {
+    const names = await (await fetch('sample/manifest.json')).json();
+    for (const name of names) {
+      const bytes = new Uint8Array(await (await fetch('sample/' + encodeURIComponent(name))).arrayBuffer());
+      viewer.open(name, bytes);
+    }
+  } catch (e) {
+    showError(`sample: ${e}`);
+  }
+  refreshPanel();
+  redraw();
+}
+
+// Files: picker, drop anywhere.
+$('picker').addEventListener('change', (e) => {
+  openFiles([...e.target.files]);
+  e.target.value = '';
+});
+let dragDepth = 0;
+window.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; $('drop').hidden = false; });
+window.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; $('drop').hidden = true; } });
+window.addEventListener('dragover', (e) => e.preventDefault());
+window.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  $('drop').hidden = true;
+  if (e.dataTransfer && e.dataTransfer.files.length) openFiles([...e.dataTransfer.files]);
+});
+$('files').addEventListener('change', (e) => {
+  viewer.select_file(Number(e.target.value));
+  refreshPanel();
+  redraw();
+});
+
+// Toggles.
+function setNames(on) {
+  viewer.set_names(on);
+  $('names').setAttribute('aria-pressed', String(on));
+  redraw();
+}
+function setHex(on) {
+  viewer.set_hex(on);
+  $('hex').setAttribute('aria-pressed', String(on));
+  redraw();
+}
+$('names').addEventListener('click', () => setNames(!viewer.names()));
+$('hex').addEventListener('click', () => setHex($('hex').getAttribute('aria-pressed') !== 'true'));
+$('fit').addEventListener('click', () => { viewer.fit(); redraw(); });
+$('search').addEventListener('input', (e) => {
+  const found = viewer.search(e.target.value);
+  $('matches').textContent = e.target.value.trim() ? `${found.length} found` : '';
+  redraw();
+});
+$('search').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') {
+    const found = viewer.search(e.target.value);
+    if (found.length) select(found[0]);
+  }
+});
+
+// Pointer: hover tooltip, click to pin, drag to pan, wheel to zoom, double-click to fit.
+function local(e) {
+  const r = canvas.getBoundingClientRect();
+  return [e.clientX - r.left, e.clientY - r.top];
+}
+function showTooltip(info, x, y) {
+  if (!info) {
+    tooltip.hidden = true;
+    return;
+  }
+  tooltip.replaceChildren(el('div', info.name, 'name'));
+  const dl = el('dl');
+  fillDetails(dl, info);
+  tooltip.append(dl);
+  tooltip.hidden = false;
+  const w = stage.clientWidth;
+  const h = stage.clientHeight;
+  const tw = tooltip.offsetWidth;
+  const th = tooltip.offsetHeight;
+  tooltip.style.left = `${Math.min(x + 14, Math.max(0, w - tw - 4))}px`;
+  tooltip.style.top = `${y + 14 + th > h ? Math.max(0, y - th - 10) : y + 14}px`;
+}
+let drag = null;
+canvas.addEventListener('pointerdown', (e) => {
+  const [x, y] = local(e);
+  drag = { x, y, moved: false };
+  canvas.setPointerCapture(e.pointerId);
+  stage.focus();
+});
+canvas.addEventListener('pointermove', (e) => {
+  const [x, y] = local(e);
+  if (drag) {
+    const dx = x - drag.x;
+    const dy = y - drag.y;
+    if (drag.moved || Math.abs(dx) + Math.abs(dy) > 3) {
+      drag.moved = true;
+      canvas.classList.add('dragging');
+      viewer.pan(dx, dy);
+      drag.x = x;
+      drag.y = y;
+      tooltip.hidden = true;
+      redraw();
+      return;
+    }
+  }
+  showTooltip(viewer.hover(x, y), x, y);
+  redraw();
+});
+canvas.addEventListener('pointerup', (e) => {
+  const [x, y] = local(e);
+  if (drag && !drag.moved) showPinned(viewer.click(x, y));
+  drag = null;
+  canvas.classList.remove('dragging');
+  redraw();
+});
+canvas.addEventListener('pointerleave', () => {
+  tooltip.hidden = true;
+  viewer.hover(-1, -1);
+  redraw();
+});
+canvas.addEventListener('dblclick', () => { viewer.fit(); redraw(); });
+canvas.addEventListener('wheel', (e) => {
+  e.preventDefault();
+  const [x, y] = local(e);
+  const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+  const factor = Math.exp(-delta * 0.002);
+  if (e.shiftKey || e.ctrlKey) viewer.zoom_address(y, factor); else viewer.zoom_time(x, factor);
+  tooltip.hidden = true;
+  redraw();
+}, { passive: false });
+
+// Keyboard: N names, H hex, 0 fit, +/- zoom, arrows pan, / search, Escape unpin.
+window.addEventListener('keydown', (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const w = stage.clientWidth;
+  const h = stage.clientHeight;
+  const step = 60;
+  switch (e.key) {
+    case 'n': case 'N': setNames(!viewer.names()); break;
+    case 'h': case 'H': setHex($('hex').getAttribute('aria-pressed') !== 'true'); break;
+    case '0': viewer.fit(); break;
+    case '+': case '=': viewer.zoom_time(w / 2, 1.5); break;
+    case '-': case '_': viewer.zoom_time(w / 2, 1 / 1.5); break;
+    case 'ArrowLeft': viewer.pan(step, 0); break;
+    case 'ArrowRight': viewer.pan(-step, 0); break;
+    case 'ArrowUp': viewer.pan(0, step); break;
+    case 'ArrowDown': viewer.pan(0, -step); break;
+    case '/': $('search').focus(); break;
+    case 'Escape': viewer.unselect(); showPinned(null); break;
+    default: return;
+  }
+  e.preventDefault();
+  redraw();
+});
+
+// Test hook: what the last frame drew and the stats, for the end-to-end tests.
+window.__memplan = {
+  viewer,
+  frame: () => viewer.frame(),
+  summary: () => viewer.summary(),
+  files: () => viewer.files(),
+  renderNow: () => { viewer.render(); return viewer.frame(); },
+};
+
+fitCanvas();
+await openSample();
+window.__memplan.ready = true;
