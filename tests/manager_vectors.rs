@@ -146,3 +146,108 @@ fn replay_reports_bad_input_with_its_place() {
     assert_eq!(err.to_string(), "$[0].size: missing unsigned integer");
     assert!(replay_json("[").is_err());
 }
+
+// ---- multiple memory components ------------------------------------------------
+// The wheel does not expose these calls to Python; the expected values below are
+// worked by hand from the behaviour read in the wheel's machine code
+// (docs/aidge-parity.md, "Memory manager"). End-to-end parity comes from the
+// drivers' generate_memory_multiple_mems check.
+
+/// Priority order, "available" bytes that releases give back, per-component
+/// first fit and peaks.
+#[test]
+fn components_place_by_priority_and_capacity() {
+    let mut mm = MemoryManager::with_components(&[1000, 10_000]);
+    let order = [0, 1];
+    let a = mm
+        .allocate_among_components(600, &[9], Layout::FLAT, &order, Some(1))
+        .unwrap();
+    assert_eq!((a.component, mm.space(a.space).offset), (0, 0));
+    assert_eq!(mm.available_size(0).unwrap(), 400);
+    // 600 > 400 available in component 0: goes to component 1.
+    let b = mm
+        .allocate_among_components(600, &[], Layout::FLAT, &order, Some(2))
+        .unwrap();
+    assert_eq!((b.component, mm.space(b.space).offset), (1, 0));
+    // Releasing a's consumer frees its block and gives the bytes back.
+    assert_eq!(mm.release_dependencies_multiple_mems(9).unwrap(), 600);
+    assert_eq!(mm.available_size(0).unwrap(), 1000);
+    assert_eq!(mm.space(a.space).released, 0);
+    mm.tick();
+    let c = mm
+        .allocate_among_components(300, &[], Layout::FLAT, &order, Some(3))
+        .unwrap();
+    assert_eq!((c.component, mm.space(c.space).offset), (0, 0));
+    assert_eq!(mm.peak_usage_multiple_mems(), vec![600, 600]);
+    // The legacy peak only sees legacy spaces.
+    assert_eq!(mm.peak_usage(), 0);
+}
+
+/// allocateAmongComponents tests the plane size, allocateInComponent the
+/// footprint: a striped plane that fits by size but not by footprint throws.
+#[test]
+fn component_choice_tests_size_not_footprint() {
+    let mut mm = MemoryManager::with_components(&[100, 10_000]);
+    let err = mm
+        .allocate_among_components(10, &[], Layout::new(0, 4, 4), &[0, 1], None)
+        .unwrap_err();
+    assert!(err.message.contains("size 160 in component 0"), "{err}");
+    let err = mm
+        .allocate_among_components(20_000, &[], Layout::FLAT, &[0, 1], None)
+        .unwrap_err();
+    assert!(err.message.contains("in any component (2 total)"), "{err}");
+}
+
+/// A space owned by a Producer is never released by
+/// releaseDependenciesMultipleMems, though its dependency is removed.
+#[test]
+fn producer_owned_spaces_stay() {
+    let mut mm = MemoryManager::with_components(&[1000]);
+    mm.mark_producer(5);
+    let p = mm
+        .allocate_in_component(0, 100, &[6], Layout::FLAT, Some(5))
+        .unwrap();
+    assert_eq!(mm.release_dependencies_multiple_mems(6).unwrap(), 0);
+    assert!(mm.space(p.space).dependencies.is_empty());
+    assert_eq!(mm.space(p.space).released, -1);
+}
+
+/// reallocateMultipleMems from a space grows it through the component replay;
+/// releaseIfLast waits for the last execution recorded by addCyclicDependencies.
+#[test]
+fn component_reallocation_and_cyclic_release() {
+    let mut mm = MemoryManager::with_components(&[1000]);
+    mm.add_cyclic_dependencies(&[vec![1, 2], vec![2]], |n| {
+        if n == 2 {
+            vec![Some((1, 0))]
+        } else {
+            vec![]
+        }
+    });
+    assert_eq!(mm.scheduled_consumers(1, 0, &[7]), vec![2]);
+    assert_eq!(mm.scheduled_consumers(2, 0, &[7]), vec![7]);
+    let a = mm
+        .allocate_in_component(0, 100, &[2], Layout::FLAT, Some(1))
+        .unwrap();
+    let b = mm
+        .allocate_in_component(0, 50, &[], Layout::FLAT, Some(2))
+        .unwrap();
+    assert_eq!(mm.space(b.space).offset, 100);
+    let q = mm
+        .reallocate_multiple_mems(a.space, 0, 300, 0, false, 0, &[], Layout::FLAT)
+        .unwrap();
+    assert_eq!(q.component, 0);
+    assert_eq!(mm.space(a.space).size, 300);
+    assert_eq!(
+        mm.space(b.space).offset,
+        300,
+        "replay moved b after the grown a"
+    );
+    assert_eq!(mm.available_size(0).unwrap(), 650);
+    assert_eq!(
+        mm.release_if_last_multiple_mems(2).unwrap(),
+        0,
+        "2 runs twice"
+    );
+    assert_eq!(mm.release_if_last_multiple_mems(2).unwrap(), 300);
+}

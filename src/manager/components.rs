@@ -360,17 +360,27 @@ impl MemoryManager {
         Ok(freed)
     }
 
-    /// The execution count `addCyclicDependencies` records for a node (how many
-    /// times it appears in the static schedule).
-    pub fn set_remaining_exec(&mut self, node: NodeId, count: usize) {
-        self.remaining_exec.insert(node, count);
-    }
-
-    /// The schedule-aware consumers `addCyclicDependencies` records for
-    /// (node, output).
-    pub fn set_scheduled_consumers(&mut self, node: NodeId, output: usize, consumers: &[NodeId]) {
-        self.output_consumers
-            .insert((node, output), consumers.iter().copied().collect());
+    /// `addCyclicDependencies(staticSchedule)`: forgets previous records, then
+    /// for every node of every step counts one execution and, for each of its
+    /// connected data inputs `(parent, output)`, records the node as a consumer
+    /// of that parent output. `data_inputs(node)` gives Aidge's
+    /// `node->dataInputs()` (parameters excluded; `None` for an unconnected
+    /// input).
+    pub fn add_cyclic_dependencies<F>(&mut self, schedule: &[Vec<NodeId>], data_inputs: F)
+    where
+        F: Fn(NodeId) -> Vec<Option<(NodeId, usize)>>,
+    {
+        self.remaining_exec.clear();
+        self.output_consumers.clear();
+        for &node in schedule.iter().flatten() {
+            *self.remaining_exec.entry(node).or_insert(0) += 1;
+            for (parent, output) in data_inputs(node).into_iter().flatten() {
+                self.output_consumers
+                    .entry((parent, output))
+                    .or_default()
+                    .insert(node);
+            }
+        }
     }
 
     /// `getScheduledConsumers(node, out, fallback)`: the recorded consumers, or

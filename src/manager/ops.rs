@@ -393,23 +393,30 @@ impl MemoryManager {
             .ok_or_else(|| Error::whole(format!("node {node} has no plane {plane}")))
     }
 
-    /// `getPeakUsage()`: `max(offset + size)` over all spaces (0 if none).
+    /// `getPeakUsage()`: `max(offset + size)` over `mMemSpaces` (0 if none); the
+    /// spaces of memory components are not counted (see
+    /// [`MemoryManager::peak_usage_multiple_mems`]).
     pub fn peak_usage(&self) -> u64 {
-        self.spaces
+        self.order
             .iter()
-            .map(|s| s.offset.wrapping_add(s.size))
+            .map(|&i| self.spaces[i].offset.wrapping_add(self.spaces[i].size))
             .max()
             .unwrap_or(0)
     }
 
-    /// `getMaxLifetime()`: `max(max(allocated, released))` over spaces (0 if
-    /// none). Plane clocks are not considered.
+    /// `getMaxLifetime()`: `max(max(allocated, released))` over the spaces of the
+    /// memory components when any component holds a space, else over
+    /// `mMemSpaces` (0 if none). Plane clocks are not considered.
     pub fn max_lifetime(&self) -> Tick {
-        self.spaces
-            .iter()
-            .map(|s| s.allocated.max(s.released))
-            .max()
-            .unwrap_or(0)
+        let last = |ids: &mut dyn Iterator<Item = &SpaceId>| {
+            ids.map(|&i| self.spaces[i].allocated.max(self.spaces[i].released))
+                .fold(0, Tick::max)
+        };
+        if self.component_spaces.iter().any(|c| !c.is_empty()) {
+            last(&mut self.component_spaces.iter().flatten())
+        } else {
+            last(&mut self.order.iter())
+        }
     }
 }
 
