@@ -111,6 +111,11 @@ pub struct Output {
     /// `getChildren(output)`), including readers that are not scheduled.
     #[serde(default)]
     pub consumers: Vec<Consumer>,
+    /// True when the output is an output of the whole graph (Aidge's
+    /// `getOrderedOutputs()`). Aidge 0.10.1 plans no memory for an output that
+    /// has no consumer and is not a graph output (e.g. MaxPool's unused indices).
+    #[serde(default)]
+    pub graph_output: bool,
 }
 
 fn one() -> u64 {

@@ -1,0 +1,189 @@
+"""Export an Eclipse Aidge (aidge_core 0.10.1) schedule, and Aidge's own memory plan
+for it, as a memplan JSON file that the memplan CLI and viewer read.
+
+Full user flow::
+
+    import aidge_core, aidge_backend_cpu, aidge_onnx
+    import memplan_aidge
+
+    model = aidge_onnx.load_onnx("resnet18.onnx")
+    # optional: aidge_core.fuse_to_metaops(model, "MatMul-*>Add", "Linear")
+    model.set_backend("cpu")
+    model.set_datatype(aidge_core.dtype.float32)
+    model.forward_dims([[1, 3, 224, 224]], True)
+    scheduler = aidge_core.SequentialScheduler(model)
+    scheduler.generate_scheduling()
+    memplan_aidge.export(scheduler, "resnet18.memplan.json")
+    # then: memplan plan resnet18.memplan.json --driver memory --wrap -o plan.json
+
+The file is ``{"format": "memplan", "version": 1, "schedule": {...}, "plan": {...}}``:
+``schedule`` is what memplan's drivers read (see src/schedule.rs), ``plan`` is the
+plan Aidge itself makes with the chosen driver (default: 0.10.1's default,
+``generate_memory_multiple_mems`` with one component of 1e9 bytes). Pure Python:
+only aidge_core is needed.
+"""
+
+import json
+
+__all__ = ["export", "schedule_of", "aidge_plan", "plan_of"]
+
+_NO_PARENT = 65535  # Aidge's gk_IODefaultIndex on an unconnected input
+
+
+def _is_producer(node):
+    return node.type() == "Producer"
+
+
+def _dtype_bytes(tensor):
+    """Bytes per element of a tensor's datatype (float32 -> 4)."""
+    name = str(tensor.dtype).split(".")[-1].lower()
+    for prefix, bits in (("float", None), ("int", None), ("uint", None), ("bfloat", None)):
+        if name.startswith(prefix):
+            digits = "".join(ch for ch in name if ch.isdigit())
+            if digits:
+                return max(1, int(digits) // 8)
+    if name in ("bool", "binary"):
+        return 1
+    raise ValueError(f"memplan_aidge: unknown datatype size for {tensor.dtype}")
+
+
+def _required_input(op, index):
+    """(required data, required protected) of input `index`, in elements, as the
+    operator answers them (meta-operators delegate to their inner nodes)."""
+    return op.get_nb_required_data(index).data, op.get_nb_required_protected(index).data
+
+
+def _required_memory(op, index):
+    return op.get_required_memory(index, []).data
+
+
+def _data_input_indices(node):
+    """Indices of the node's data inputs, in order (Aidge's dataInputs())."""
+    op = node.get_operator()
+    out = []
+    for i in range(node.get_nb_inputs()):
+        if str(op.input_category(i)).split(".")[-1] in ("Data", "OptionalData"):
+            out.append(i)
+    return out
+
+
+def schedule_of(scheduler):
+    """The schedule document (src/schedule.rs) of a scheduler after
+    forward_dims and generate_scheduling, as a dict."""
+    order = list(scheduler.get_sequential_static_scheduling())
+    index = {id(n): i for i, n in enumerate(order)}
+    by_name = {n.name(): i for i, n in enumerate(order)}
+
+    def idx(node):
+        i = index.get(id(node))
+        return by_name.get(node.name()) if i is None else i
+
+    data_idx = [_data_input_indices(n) for n in order]
+    graph_outputs = {(p[0].name(), p[1]) for p in scheduler.graph_view().get_ordered_outputs()}
+    nodes = []
+    for i, node in enumerate(order):
+        op = node.get_operator()
+        parents = node.inputs()
+        inputs = []
+        for k in data_idx[i]:
+            parent, pout = parents[k]
+            data, protected = _required_input(op, k)
+            p = None
+            if parent is not None and pout != _NO_PARENT and idx(parent) is not None:
+                p = {"node": idx(parent), "output": pout}
+            inputs.append({"parent": p, "required_data": data, "required_protected": protected})
+        outputs = []
+        for o in range(node.get_nb_outputs()):
+            t = op.get_output(o)
+            eb = _dtype_bytes(t)
+            consumers = []
+            for child, cin in node.outputs()[o]:
+                c = idx(child)
+                if c is None or cin not in data_idx[c]:
+                    continue
+                consumers.append({"node": c, "input": data_idx[c].index(cin)})
+            outputs.append({
+                "dims": list(t.dims), "element_bytes": eb, "bytes": t.size * eb,
+                "required_memory": _required_memory(op, o),
+                "graph_output": (node.name(), o) in graph_outputs,
+                "consumers": consumers,
+            })
+        nodes.append({"name": node.name(), "type": node.type(), "producer": _is_producer(node),
+                      "inputs": inputs, "outputs": outputs})
+    return {"nodes": nodes}
+
+
+def aidge_plan(scheduler, driver="multiple_mems", wrap=False, optimize=None,
+               inc_producers=False, alignment=1, capacities=(1000000000,), priorities=(0,)):
+    """Runs one of Aidge's own drivers on the scheduler; returns its MemoryManager."""
+    import aidge_core
+    if driver == "multiple_mems":
+        mm = scheduler.generate_memory_multiple_mems(
+            inc_producers=inc_producers, memory_alignment=alignment,
+            memory_components_capacities=list(capacities),
+            memory_components_priorities=list(priorities))
+    elif driver == "memory":
+        mm = scheduler.generate_memory(inc_producers=inc_producers, wrap_around_buffer=wrap)
+    elif driver == "auto_concat":
+        mm = scheduler.generate_memory_auto_concat(inc_producers=inc_producers,
+                                                   wrap_around_buffer=wrap)
+    else:
+        raise ValueError(f"unknown driver {driver!r} (multiple_mems, memory, auto_concat)")
+    if optimize not in (None, "None", "OptimizeNone"):
+        name = optimize if optimize.startswith("Optimize") else "Optimize" + optimize
+        mm.optimize(getattr(aidge_core.OptimizeStrategy, name))
+    return mm
+
+
+def plan_of(scheduler, mm, components=None, alignment=1):
+    """The memplan Plan (src/model.rs) of an Aidge MemoryManager."""
+    order = list(scheduler.get_sequential_static_scheduling())
+    all_planes = mm.get_planes()
+    spaces, space_ids, planes, clocks = [], {}, [], {}
+    keep = []  # keeps pybind11 wrappers alive so id() stays unique
+    for i, node in enumerate(order):
+        for k, p in enumerate(all_planes.get(node, [])):
+            sp = p.mem_space
+            keep.append(sp)
+            key = id(sp)
+            if key not in space_ids:
+                space_ids[key] = len(spaces)
+                spaces.append({"offset": sp.offset, "size": sp.size, "allocated": sp.allocated,
+                               "released": sp.released if sp.released >= 0 else None,
+                               "has_deps": len(sp.dependencies) > 0,
+                               "component": p.mem_component_id})
+            clocks.setdefault(i, p.allocated)
+            planes.append({"node": i, "index": k, "space": space_ids[key], "allocated": p.allocated,
+                           "offset": p.offset, "size": p.size, "stride": p.stride,
+                           "length": p.length, "count": p.count,
+                           "cont_offset": p.get_contiguous_offset(),
+                           "cont_size": p.get_contiguous_size(),
+                           "wrap_offset": p.get_wrapped_offset(),
+                           "wrap_size": p.get_wrapped_size()})
+    steps = [{"name": n.name(), "type": n.type(), "clock": clocks.get(i)}
+             for i, n in enumerate(order)]
+    if components is None:
+        components = [{"name": "mem", "capacity": None, "priority": 0}]
+    return {"steps": steps, "components": components, "spaces": spaces, "planes": planes,
+            "max_lifetime": mm.get_max_lifetime(), "alignment": alignment}
+
+
+def export(scheduler, path, driver="multiple_mems", wrap=False, optimize=None,
+           inc_producers=False):
+    """Writes the memplan JSON file of `scheduler` (after forward_dims and
+    generate_scheduling) to `path`: its schedule and Aidge's plan for it.
+
+    driver: "multiple_mems" (0.10.1 default; one 1e9-byte component), "memory"
+    (generate_memory) or "auto_concat" (generate_memory_auto_concat); wrap: the
+    wrap_around_buffer flag of the last two; optimize: an OptimizeStrategy name
+    applied to Aidge's plan afterwards (e.g. "OptimizeMaxLifetimeMaxSizeFirst")."""
+    mm = aidge_plan(scheduler, driver, wrap, optimize, inc_producers)
+    components = None
+    if driver == "multiple_mems":
+        components = [{"name": "MEM_0", "capacity": 1000000000, "priority": 0}]
+    doc = {"format": "memplan", "version": 1,
+           "schedule": schedule_of(scheduler),
+           "plan": plan_of(scheduler, mm, components)}
+    with open(path, "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+    return doc

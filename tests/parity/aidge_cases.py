@@ -1,0 +1,143 @@
+"""The graphs and option combinations of the drivers' parity checks, and the
+writer of their committed exports (tests/data/aidge/).
+
+Cases: the four bench CNNs (/work/shared/bench/models, or $MEMPLAN_BENCH) and
+small graphs built with aidge_core's API (branches, concat, multi-output Split,
+residual adds). Combos: every option combination of /work/shared/bench/aidge/.
+
+Usage: .venv/bin/python tests/parity/aidge_cases.py OUT_DIR   (writes CASE-COMBO.json)
+"""
+
+import gzip
+import os
+import pathlib
+import shutil
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+
+import aidge_core  # noqa: E402
+import aidge_backend_cpu  # noqa: E402,F401  (registers the cpu backend)
+import memplan_aidge  # noqa: E402
+
+BENCH = pathlib.Path(os.environ.get("MEMPLAN_BENCH", "/work/shared/bench"))
+MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "efficientnet_b0"]
+
+# (tag, driver, wrap, optimize): the combinations of bench/aidge/, same tags.
+COMBOS = [
+    ("multi-None", "multiple_mems", False, None),
+    ("single-None", "memory", False, None),
+    ("single-wrap-None", "memory", True, None),
+    ("single-OptimizeMaxLifetimeMinSizeFirst", "memory", False, "OptimizeMaxLifetimeMinSizeFirst"),
+    ("single-OptimizeMaxLifetimeMaxSizeFirst", "memory", False, "OptimizeMaxLifetimeMaxSizeFirst"),
+    ("single-OptimizeMaxHoleMaxLifetimeFirst", "memory", False, "OptimizeMaxHoleMaxLifetimeFirst"),
+    ("autoconcat-None", "auto_concat", False, None),
+]
+
+
+def _schedule(graph, dims):
+    graph.set_backend("cpu")
+    graph.set_datatype(aidge_core.dtype.float32)
+    graph.forward_dims(dims, True)
+    s = aidge_core.SequentialScheduler(graph)
+    s.generate_scheduling()
+    return s
+
+
+def model(name):
+    import aidge_onnx
+    tmp = pathlib.Path(tempfile.mkdtemp()) / f"{name}.onnx"
+    with gzip.open(BENCH / "models" / f"{name}.onnx.gz") as f, open(tmp, "wb") as g:
+        shutil.copyfileobj(f, g)
+    graph = aidge_onnx.load_onnx(str(tmp))
+    return _schedule(graph, [[1, 3, 224, 224]])
+
+
+def _conv(cin, cout, name, k=3):
+    return aidge_core.Conv2D(cin, cout, [k, k], name=name)
+
+
+def branches():
+    """Two branches (conv→relu, conv) from one conv, joined by Concat, then a conv."""
+    stem = _conv(3, 8, "stem")
+    a1, a2 = _conv(8, 8, "a1", 1), aidge_core.ReLU("a2")
+    b1 = _conv(8, 16, "b1", 1)
+    cat = aidge_core.Concat(2, axis=1, name="cat")
+    head = _conv(24, 4, "head", 1)
+    stem.add_child(a1, 0, 0)
+    stem.add_child(b1, 0, 0)
+    a1.add_child(a2, 0, 0)
+    a2.add_child(cat, 0, 0)
+    b1.add_child(cat, 0, 1)
+    cat.add_child(head, 0, 0)
+    return _schedule(aidge_core.get_connected_graph_view(stem), [[1, 3, 18, 18]])
+
+
+def residual():
+    """conv→relu→conv→Add(+skip)→relu, twice, then Sigmoid·x (Mul)."""
+    x = _conv(3, 8, "x")
+    prev = x
+    for i in range(2):
+        c1, r1, c2 = _conv(8, 8, f"c{i}a"), aidge_core.ReLU(f"r{i}"), _conv(8, 8, f"c{i}b")
+        add, r2 = aidge_core.Add(f"add{i}"), aidge_core.ReLU(f"out{i}")
+        # padding-free 3x3 convs shrink maps: use 1x1 to keep shapes for the add
+        c1 = _conv(8, 8, f"c{i}a", 1)
+        c2 = _conv(8, 8, f"c{i}b", 1)
+        prev.add_child(c1, 0, 0)
+        c1.add_child(r1, 0, 0)
+        r1.add_child(c2, 0, 0)
+        c2.add_child(add, 0, 0)
+        prev.add_child(add, 0, 1)
+        add.add_child(r2, 0, 0)
+        prev = r2
+    sig, mul = aidge_core.Sigmoid("gate"), aidge_core.Mul("scale")
+    prev.add_child(sig, 0, 0)
+    sig.add_child(mul, 0, 0)
+    prev.add_child(mul, 0, 1)
+    return _schedule(aidge_core.get_connected_graph_view(x), [[1, 3, 12, 12]])
+
+
+def split():
+    """A multi-output node: conv → Split(3) on channels → relu on each part → Concat."""
+    x = _conv(3, 12, "x", 1)
+    sp = aidge_core.Split(3, axis=1, split=[4, 4, 4], name="split")
+    cat = aidge_core.Concat(3, axis=1, name="cat")
+    x.add_child(sp, 0, 0)
+    for k in range(3):
+        r = aidge_core.ReLU(f"r{k}")
+        sp.add_child(r, k, 0)
+        r.add_child(cat, 0, k)
+    tail = aidge_core.ReLU("tail")
+    cat.add_child(tail, 0, 0)
+    return _schedule(aidge_core.get_connected_graph_view(x), [[1, 3, 10, 10]])
+
+
+GRAPHS = {"branches": branches, "residual": residual, "split": split}
+CASES = MODELS + list(GRAPHS)
+
+
+def scheduler(case):
+    return GRAPHS[case]() if case in GRAPHS else model(case)
+
+
+def export_all(out_dir, cases=CASES):
+    """Writes out_dir/CASE-TAG.json for every case and combo; returns the paths.
+    Each export uses a fresh scheduler: Aidge's node order may differ between
+    schedulers (it iterates pointer-ordered sets), each file is self-consistent."""
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for case in cases:
+        for tag, driver, wrap, optimize in COMBOS:
+            path = out_dir / f"{case}-{tag}.json"
+            memplan_aidge.export(scheduler(case), path, driver=driver, wrap=wrap,
+                                 optimize=optimize)
+            paths.append(path)
+    return paths
+
+
+if __name__ == "__main__":
+    for p in export_all(sys.argv[1] if len(sys.argv) > 1 else ROOT / "tests/data/aidge"):
+        print(p)
