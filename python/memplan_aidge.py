@@ -106,6 +106,7 @@ def schedule_of(scheduler):
                 "dims": list(t.dims), "element_bytes": eb, "bytes": t.size * eb,
                 "required_memory": _required_memory(op, o),
                 "graph_output": (node.name(), o) in graph_outputs,
+                "data_format": str(t.dformat).split(".")[-1].split(":")[0].strip("<> "),
                 "consumers": consumers,
             })
         nodes.append({"name": node.name(), "type": node.type(), "producer": _is_producer(node),

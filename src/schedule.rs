@@ -116,6 +116,11 @@ pub struct Output {
     /// has no consumer and is not a graph output (e.g. MaxPool's unused indices).
     #[serde(default)]
     pub graph_output: bool,
+    /// Memory layout tag of the tensor (Aidge's `dformat`: `nchw`, `nhwc`,
+    /// `default`...). Aidge 0.10.1 computes an output in place over its input
+    /// only when both tensors carry the same tag.
+    #[serde(default)]
+    pub data_format: String,
 }
 
 fn one() -> u64 {

@@ -4,18 +4,16 @@
 use super::{Driver, DriverOptions, DEFAULT_CAPACITY};
 use crate::manager::{round_up_to_alignment, Layout, MemoryManager, MemoryPlane, NodeId};
 use crate::model::{Component, Plan};
-use crate::schedule::{Node, Schedule};
+use crate::schedule::{Node, Output, Port, Schedule};
 use crate::Result;
 
-/// Where a node's output may be written over one of its inputs.
+/// Where a node's output may be written over one of its inputs (wrap-around).
 struct Candidate {
     plane: MemoryPlane,
     /// Bytes of the input plane that may be overwritten.
     wrap_size: u64,
     /// Bytes the space must grow by for the output to fit.
     extra: u64,
-    /// The input has no protected data: the output may overwrite it in place.
-    in_place: bool,
 }
 
 pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
@@ -53,8 +51,8 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
         }
         steps[id].clock = Some(mm.current_tick().max(0) as u32);
         let childs = children(node);
-        for out in &node.outputs {
-            if out.consumers.is_empty() && !out.graph_output {
+        for (o, out) in node.outputs.iter().enumerate() {
+            if !is_planned(out) {
                 continue;
             }
             let mut req = out.required_memory.wrapping_mul(out.element_bytes);
@@ -62,26 +60,29 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
                 req = round_up_to_alignment(req, opts.alignment);
             }
             let layout = Layout::FLAT;
-            let cand = if opts.driver == Driver::AutoConcat {
+            let reuse = if opts.driver == Driver::AutoConcat {
                 None
+            } else if let Some(plane) = in_place(schedule, &mm, node, o, req)? {
+                Some((plane, 0))
+            } else if opts.wrap_around {
+                wrap_candidate(schedule, &mm, node, req)?
+                    .filter(|c| c.wrap_size > 0)
+                    .map(|c| (c.plane, c.extra))
             } else {
-                candidate(schedule, &mm, node, req)?
+                None
             };
-            match cand {
-                Some(c) if c.wrap_size > 0 && (opts.wrap_around || c.in_place) => {
-                    let wrap_extra = if opts.wrap_around { c.extra } else { 0 };
+            match reuse {
+                Some((plane, extra)) => {
                     if multi {
-                        let comp = c.plane.component;
+                        let comp = plane.component;
                         mm.reallocate_after_multiple_mems_node(
-                            &c.plane, id, 0, req, comp, true, wrap_extra, &childs, layout,
+                            &plane, id, 0, req, comp, true, extra, &childs, layout,
                         )?;
                     } else {
-                        mm.reallocate_after_node(
-                            &c.plane, id, 0, req, true, wrap_extra, &childs, layout,
-                        )?;
+                        mm.reallocate_after_node(&plane, id, 0, req, true, extra, &childs, layout)?;
                     }
                 }
-                _ => {
+                None => {
                     if multi {
                         let p = mm.allocate_among_components(
                             req,
@@ -142,9 +143,63 @@ fn children(node: &Node) -> Vec<NodeId> {
     c
 }
 
-/// The input plane the output may overwrite: the scan of Aidge's
-/// `generateMemory` over the node's data inputs.
-fn candidate(
+/// The parent's live plane feeding `input`, if planned (Aidge takes the last
+/// `nbOutputs` planes of the parent) and its space is not released.
+fn parent_plane(
+    schedule: &Schedule,
+    mm: &MemoryManager,
+    port: Port,
+) -> Result<Option<MemoryPlane>> {
+    let parent = &schedule.nodes[port.node];
+    let nb = mm.nb_planes(port.node);
+    let planned = parent.outputs.iter().filter(|o| is_planned(o)).count();
+    if nb < planned || port.output >= planned {
+        return Ok(None);
+    }
+    let plane = mm.planes(port.node)?[nb - planned + port.output].clone();
+    Ok((mm.space(plane.space).released == -1).then_some(plane))
+}
+
+/// Aidge 0.10.1 plans an output only when something reads it or the graph
+/// returns it.
+pub(super) fn is_planned(out: &Output) -> bool {
+    !out.consumers.is_empty() || out.graph_output
+}
+
+/// `SequentialScheduler::checkInPlace(node, o)`, read from the wheel: output
+/// `o` may overwrite input `o` (same index) when that input is connected, its
+/// parent output has a single reader, the input has no protected data, both
+/// tensors have the same data format, and the output needs exactly the bytes
+/// the node reads from the input (`requiredMemory(o)·outBytes ==
+/// requiredData(o)·inBytes`). Returns the input's plane then.
+fn in_place(
+    schedule: &Schedule,
+    mm: &MemoryManager,
+    node: &Node,
+    o: usize,
+    req: u64,
+) -> Result<Option<MemoryPlane>> {
+    let Some(input) = node.inputs.get(o) else {
+        return Ok(None);
+    };
+    let Some(port) = input.parent else {
+        return Ok(None);
+    };
+    let src = &schedule.nodes[port.node].outputs[port.output];
+    let out = &node.outputs[o];
+    let fits = src.consumers.len() <= 1
+        && input.required_protected == 0
+        && src.data_format == out.data_format
+        && input.required_data.wrapping_mul(src.element_bytes) == req;
+    if !fits {
+        return Ok(None);
+    }
+    parent_plane(schedule, mm, port)
+}
+
+/// The input plane the output may wrap over: the scan of Aidge's
+/// `generateMemory` over the node's data inputs (wrap-around mode).
+fn wrap_candidate(
     schedule: &Schedule,
     mm: &MemoryManager,
     node: &Node,
@@ -155,20 +210,14 @@ fn candidate(
     let mut extra = 0u64;
     for input in &node.inputs {
         let Some(port) = input.parent else { continue };
-        let parent = &schedule.nodes[port.node];
-        let out = &parent.outputs[port.output];
+        let out = &schedule.nodes[port.node].outputs[port.output];
         if out.consumers.len() != 1 {
             continue;
         }
-        let nb = mm.nb_planes(port.node);
-        if nb < parent.outputs.len() {
+        let Some(plane) = parent_plane(schedule, mm, port)? else {
             continue;
-        }
-        let plane = mm.planes(port.node)?[nb - parent.outputs.len() + port.output].clone();
+        };
         let space = mm.space(plane.space);
-        if space.released != -1 {
-            continue;
-        }
         let rd = input.required_data.wrapping_mul(out.element_bytes);
         let rp = input.required_protected.wrapping_mul(out.element_bytes);
         let wrappable = rp < rd;
@@ -183,7 +232,6 @@ fn candidate(
                     plane,
                     wrap_size,
                     extra,
-                    in_place: rp == 0,
                 });
             }
             if extra == 0 {
