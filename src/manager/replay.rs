@@ -25,7 +25,9 @@
 //! An op that Aidge would throw on stops the sequence; its index is `error`.
 //! The dump: `{"results", "error", "tick", "peak", "max_lifetime", "peaks",
 //! "spaces": [{offset,size,allocated,released,deps,component}],
-//! "nodes": {"<id>": [plane…]}, "handles": [plane…]}` where a plane is
+//! "nodes": {"<id>": [plane…]}, "node_queries": {"<id>": {offsets, size}},
+//! "space_nb_planes": [n…], "handles": [plane…]}` (`get_offset(node, i)`,
+//! `get_size(node)`, `get_nb_planes(space)`) where a plane is
 //! `{space,offset,size,stride,length,count,allocated,component,limit,cont_offset,
 //! cont_size,wrap_offset,wrap_size,final_offset}`.
 
@@ -318,12 +320,21 @@ impl Replay {
             })
             .collect();
         let mut nodes = Map::new();
+        let mut queries = Map::new();
         for (n, list) in self.mm.all_planes() {
             nodes.insert(
                 n.to_string(),
                 list.iter().map(|p| self.plane_json(p)).collect(),
             );
+            let offsets: Vec<Value> = (0..list.len())
+                .map(|i| self.mm.offset(*n, i).map_or(Value::Null, |o| json!(o)))
+                .collect();
+            let size = self.mm.node_size(*n).map_or(Value::Null, |z| json!(z));
+            queries.insert(n.to_string(), json!({"offsets": offsets, "size": size}));
         }
+        let nb_planes: Vec<usize> = (0..self.mm.spaces().len())
+            .map(|s| self.mm.nb_planes_in(s))
+            .collect();
         json!({
             "results": self.results,
             "error": error,
@@ -333,6 +344,8 @@ impl Replay {
             "peaks": self.mm.peak_usage_multiple_mems(),
             "spaces": spaces,
             "nodes": nodes,
+            "node_queries": queries,
+            "space_nb_planes": nb_planes,
             "handles": self.handles.iter().map(|p| self.plane_json(p)).collect::<Vec<_>>(),
         })
     }

@@ -6,6 +6,7 @@ and, all in one batch, through `target/release/memplan-replay`, and compares the
 whole final state: every space (offset, size, allocated, released, deps), every
 registered plane and every plane handle (offset, size, stride, length, count,
 allocated, component, limit, contiguous/wrapped offsets and sizes, final offset),
+the node and space queries (get_offset, get_size, get_nb_planes),
 each op's return value, where Aidge threw, the peak, the max lifetime, the
 per-component peaks and the clock.
 
@@ -154,6 +155,11 @@ def run_wheel(ops, nodes):
         } for s in spaces],
         "nodes": {str(ids[n.name()]): [plane_json(p, spaces) for p in planes]
                   for n, planes in mm.get_planes().items()},
+        "node_queries": {str(ids[n.name()]): {
+            "offsets": [mm.get_offset(n, i) for i in range(len(planes))],
+            "size": mm.get_size(n),
+        } for n, planes in mm.get_planes().items()},
+        "space_nb_planes": [mm.get_nb_planes(s) for s in spaces],
         "handles": [plane_json(p, spaces) for p in handles],
     }
 
