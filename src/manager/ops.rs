@@ -316,7 +316,7 @@ impl MemoryManager {
 
     /// `tick()`: advances the clock. Unlike N2D2, Aidge releases nothing here.
     pub fn tick(&mut self) {
-        self.clock += 1;
+        self.clock = self.clock.wrapping_add(1);
     }
 
     /// `getCurrentTick()`.

@@ -116,6 +116,14 @@ impl MemoryManager {
             } else {
                 ml
             };
+            if max_t as usize >= stacks.len() {
+                // Only reachable by mixing legacy and component spaces: Aidge's
+                // getMaxLifetime() then ignores the legacy ones and indexes out of
+                // bounds (undefined behaviour); refuse instead.
+                return Err(Error::whole(format!(
+                    "optimize(): space {id} lives until clock {max_t}, after getMaxLifetime() = {ml}"
+                )));
+            }
             let clocks = s.allocated..=max_t;
             let mut merged: BTreeMap<u64, u64> = BTreeMap::new();
             for t in clocks.clone() {
