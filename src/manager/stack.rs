@@ -53,18 +53,6 @@ impl Stack {
         &self.blocks
     }
 
-    pub fn get(&self, offset: u64) -> Option<u64> {
-        self.blocks.get(&offset).copied()
-    }
-
-    pub fn insert_or_keep(&mut self, offset: u64, size: u64) {
-        self.blocks.entry(offset).or_insert(size);
-    }
-
-    pub fn set(&mut self, offset: u64, size: u64) {
-        self.blocks.insert(offset, size);
-    }
-
     pub fn remove(&mut self, offset: u64) -> Option<u64> {
         self.blocks.remove(&offset)
     }
