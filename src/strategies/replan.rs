@@ -1,0 +1,51 @@
+//! Re-placing an Aidge plan: each memory component is its own arena, and within it
+//! only whole spaces move (planes keep their place inside their space), so in-place
+//! and wrap-around sharing stays valid.
+
+use super::{place, Budget, Strategy};
+use crate::model::{BufferList, Plan};
+use crate::{Error, Result};
+
+/// `plan` with its spaces re-placed by `strategy`, component by component. The
+/// budget applies to each component.
+pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> {
+    let problem = plan.space_problem();
+    let mut out = plan.clone();
+    let ncomp = plan.components.len().max(1);
+    for comp in 0..ncomp {
+        let members: Vec<usize> = (0..plan.spaces.len())
+            .filter(|&i| plan.spaces[i].component == comp)
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let list = BufferList {
+            buffers: members
+                .iter()
+                .map(|&i| problem.buffers[i].clone())
+                .collect(),
+            capacity: plan.components.get(comp).and_then(|c| c.capacity),
+        };
+        let placement = place(&list, strategy, budget)?;
+        for (&i, &offset) in members.iter().zip(&placement.offsets) {
+            out.spaces[i].offset = offset;
+        }
+    }
+    for (k, plane) in out.planes.iter_mut().enumerate() {
+        let (Some(old), Some(new)) = (plan.spaces.get(plane.space), out.spaces.get(plane.space))
+        else {
+            return Err(Error::at_path(
+                format!("planes[{k}].space"),
+                format!(
+                    "plane names space {}, the plan has {}",
+                    plane.space,
+                    plan.spaces.len()
+                ),
+            ));
+        };
+        let shift = |v: u64| v.wrapping_sub(old.offset).wrapping_add(new.offset);
+        plane.cont_offset = shift(plane.cont_offset);
+        plane.wrap_offset = shift(plane.wrap_offset);
+    }
+    Ok(out)
+}
