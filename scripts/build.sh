@@ -15,13 +15,10 @@ wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
   target/wasm32-unknown-unknown/release/memplan.wasm
 cp -R www/. dist/
 
-# The default sample: a memplan JSON exported from the real wheel when the repo has
-# one, else Aidge's own log of ResNet-18 from the shared bench data.
-sample=""
-for f in tests/data/aidge/resnet18*.json tests/data/aidge/*.memplan.json; do
-  if [ -f "$f" ]; then sample="$f"; break; fi
-done
-if [ -z "$sample" ]; then
+# The default sample: ResNet-18's schedule as exported from the real wheel (the page
+# plans it the way Aidge 0.10.1 does by default), else Aidge's own log of that plan.
+sample=tests/data/aidge/resnet18-multi-None.json
+if [ ! -f "$sample" ]; then
   sample=../shared/bench/aidge/resnet18-multi-None/memory_info.txt
 fi
 if [ -f "$sample" ]; then

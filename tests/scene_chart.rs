@@ -167,14 +167,14 @@ fn labels_fit_their_planes_and_never_overlap() {
                     && bx.bottom() <= d.rect.bottom()
             });
             assert!(inside, "label of plane {plane} leaves its rectangle");
-            // The text drawn is the plane's name, shortened with an ellipsis if need be.
+            // The text drawn is the plane's name, or its tail after an ellipsis.
             let name = &chart.names[*plane];
             let shown = p
                 .texts()
                 .filter(|t| (t.1 - (bx.x + bx.w / 2.0)).abs() < 0.01)
                 .map(|t| t.0.to_owned())
                 .find(|t| {
-                    t == name || (t.ends_with('…') && name.starts_with(t.trim_end_matches('…')))
+                    t == name || (t.starts_with('…') && name.ends_with(t.trim_start_matches('…')))
                 });
             assert!(shown.is_some(), "label of {name}");
         }

@@ -72,6 +72,9 @@ pub fn address_label(a: Bytes, span: f64, hex: bool) -> String {
     if hex {
         return format!("0x{a:X}");
     }
+    if a == 0 {
+        return "0".into();
+    }
     let (name, unit) = unit_for(span);
     if unit == 1 {
         return format!("{a} B");

@@ -31,6 +31,8 @@ pub struct PlaneInfo {
     /// `contiguous [a, b) + wrapped [c, d)` when the plane wraps.
     pub wrap: Option<String>,
     pub findings: Vec<String>,
+    /// The plane's fill colour (CSS), for a swatch beside its name.
+    pub color: String,
 }
 
 fn dec_hex(v: u64) -> String {
@@ -79,6 +81,7 @@ pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
             )
         }),
         findings,
+        color: super::palette::node(p.node).css(),
     })
 }
 

@@ -11,7 +11,7 @@ use super::chart::{Chart, Part};
 use super::paint::{Align, Color, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
 use super::palette;
 use super::view::{Layout, View};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Below this size (CSS pixels) in width or height a part is rasterized.
 pub const TINY: f64 = 1.5;
@@ -418,9 +418,9 @@ fn emit_raster(
     at: &Rect,
     p: &mut dyn Painter,
 ) -> usize {
-    let mut rects = raster_runs(raster, cols, rows, |v| v);
-    if rects.len() > RASTER_RUN_BUDGET {
-        rects = raster_runs(raster, cols, rows, |v| u16::from(v != 0));
+    let Some(rects) = raster_runs(raster, cols, rows, |v| v, RASTER_RUN_BUDGET) else {
+        let rects =
+            raster_runs(raster, cols, rows, |v| u16::from(v != 0), usize::MAX).unwrap_or_default();
         let dense = Fill {
             color: palette::DENSE,
             pattern: Pattern::Solid,
@@ -428,7 +428,7 @@ fn emit_raster(
         let all: Vec<Rect> = rects.into_iter().map(|(_, r)| r.offset(at)).collect();
         p.fill_rects(dense, &all);
         return 1;
-    }
+    };
     let mut by_color: BTreeMap<u16, Vec<Rect>> = BTreeMap::new();
     for (v, r) in rects {
         by_color.entry(v).or_default().push(r.offset(at));
@@ -445,20 +445,24 @@ fn emit_raster(
     by_color.len()
 }
 
-/// Runs of equal non-zero `key(cell)` in cell units, merged vertically.
+/// Runs of equal non-zero `key(cell)` in cell units, merged vertically; `None` once
+/// there are more than `limit`.
 fn raster_runs(
     raster: &[u16],
     cols: usize,
     rows: usize,
     key: impl Fn(u16) -> u16,
-) -> Vec<(u16, Rect)> {
+    limit: usize,
+) -> Option<Vec<(u16, Rect)>> {
     let mut out: Vec<(u16, Rect)> = Vec::new();
-    // Runs of the previous row: (start, end, key) -> index into `out`.
-    let mut prev: HashMap<(usize, usize, u16), usize> = HashMap::new();
-    let mut cur: HashMap<(usize, usize, u16), usize> = HashMap::new();
+    // Runs of the previous and the current row, by start: (start, end, key, index
+    // into `out`). Both are sorted, so matching is a merge, not a lookup.
+    let mut prev: Vec<(usize, usize, u16, usize)> = Vec::new();
+    let mut cur: Vec<(usize, usize, u16, usize)> = Vec::new();
     for row in 0..rows {
         let line = &raster[row * cols..(row + 1) * cols];
         let mut c = 0;
+        let mut j = 0;
         while c < cols {
             let v = key(line[c]);
             let start = c;
@@ -468,13 +472,18 @@ fn raster_runs(
             if v == 0 {
                 continue;
             }
-            let k = (start, c, v);
-            let idx = match prev.get(&k) {
-                Some(&i) => {
+            while j < prev.len() && prev[j].0 < start {
+                j += 1;
+            }
+            let idx = match prev.get(j) {
+                Some(&(s, e, k, i)) if s == start && e == c && k == v => {
                     out[i].1.h += 1.0;
                     i
                 }
-                None => {
+                _ => {
+                    if out.len() >= limit {
+                        return None;
+                    }
                     out.push((
                         v,
                         Rect {
@@ -487,12 +496,12 @@ fn raster_runs(
                     out.len() - 1
                 }
             };
-            cur.insert(k, idx);
+            cur.push((start, c, v, idx));
         }
         std::mem::swap(&mut prev, &mut cur);
         cur.clear();
     }
-    out
+    Some(out)
 }
 
 /// A horizontal line across a lane's chart at address `a`; its row if visible.
@@ -588,8 +597,9 @@ fn place_labels(
     }
 }
 
-/// The name, or its longest prefix plus `…` (at least 3 characters) that fits in
-/// `room` pixels, with its width.
+/// The name, or `…` plus its longest tail (at least 4 characters) that fits in
+/// `room` pixels, with its width. The tail is kept because framework names share
+/// long prefixes (`layer1_layer1_0_…`) and differ at the end (`…conv1_Conv`).
 fn fitting_text(name: &str, room: f64, p: &mut dyn Painter) -> Option<(String, f64)> {
     let w = p.text_width(name, FONT, false);
     if w <= room {
@@ -599,8 +609,10 @@ fn fitting_text(name: &str, room: f64, p: &mut dyn Painter) -> Option<(String, f
     // Estimate from the average glyph width, then step down until it fits.
     let avg = w / chars.len().max(1) as f64;
     let mut n = ((room / avg) as usize).min(chars.len().saturating_sub(1));
-    while n >= 3 {
-        let t: String = chars[..n].iter().chain(std::iter::once(&'…')).collect();
+    while n >= 4 {
+        let t: String = std::iter::once('…')
+            .chain(chars[chars.len() - n..].iter().copied())
+            .collect();
         let tw = p.text_width(&t, FONT, false);
         if tw <= room {
             return Some((t, tw));

@@ -225,6 +225,14 @@ impl Viewer {
         to_js(&inf)
     }
 
+    /// Details of plane `i` of the current file, or null.
+    pub fn plane_info(&self, i: usize) -> JsValue {
+        self.current
+            .and_then(|c| self.files.get(c))
+            .and_then(|f| info::plane_info(&f.chart, i))
+            .map_or(JsValue::NULL, |inf| to_js(&inf))
+    }
+
     /// Clears the pinned plane.
     pub fn unselect(&mut self) {
         self.opts.selected = None;

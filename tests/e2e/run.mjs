@@ -79,7 +79,14 @@ async function waitForFiles(n) {
   await page.waitForFunction((k) => window.__memplan.files().length >= k, n);
 }
 
+/** The bench case of the page's default sample (dist/sample/manifest.json). */
+function sampleCase() {
+  const [name] = JSON.parse(fs.readFileSync(path.join(root, 'dist/sample/manifest.json'), 'utf8'));
+  return name.replace(/\.memory_info\.txt$|\.json$/, '');
+}
+
 test('opens on the sample plan with Aidge\'s peak', async () => {
+  assert.equal(sampleCase(), 'resnet18-multi-None');
   const s = await summary();
   assert.equal(s.peak_bytes, golden('resnet18-multi-None'));
   assert.match(await page.textContent('#peak'), /^4,014,080 B \(3\.83 MiB\)$/);
@@ -91,8 +98,8 @@ test('opens on the sample plan with Aidge\'s peak', async () => {
 });
 
 test('planes are painted where the plan says', async () => {
-  // conv1_Conv writes [0, 3211264) at clock 0 (memory_info.txt, first record); relu
-  // covers it in place from clock 1, so clock 0 shows conv1's own colour, Tol indigo.
+  // conv1_Conv writes [0, 3211264) at clock 0 (Aidge's memory_info.txt, first
+  // record); relu covers it in place from clock 1, so clock 0 shows conv1's colour.
   const f = await frame();
   const conv1 = f.drawn.find((d) => d.plane === 0 && !d.wrapped);
   assert.ok(conv1, 'conv1 drawn');
@@ -107,7 +114,12 @@ test('planes are painted where the plan says', async () => {
     const d = window.devicePixelRatio;
     return [...c.getContext('2d').getImageData(Math.round(x * d), Math.round(y * d), 1, 1).data];
   }, [conv1.rect.x + perClock / 2, conv1.rect.y + conv1.rect.h / 2]);
-  assert.deepEqual(pixel.slice(0, 3), [0x33, 0x22, 0x88]);
+  const info = await page.evaluate(() => window.__memplan.viewer.plane_info(0));
+  assert.equal(info.node, 'conv1_Conv');
+  assert.equal(info.address, '0 (0x0)');
+  assert.equal(info.size, '3,211,264 B (3.06 MiB)');
+  const hex = '#' + pixel.slice(0, 3).map((c) => c.toString(16).padStart(2, '0')).join('');
+  assert.equal(hex, info.color);
   const peakRow = f.peak_y[0];
   const laneBottom = conv1.rect.y + conv1.rect.h;
   // conv1 spans 0 .. 3211264; the peak line sits at 4014080 on the same scale.
