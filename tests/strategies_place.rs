@@ -1,0 +1,267 @@
+//! Every strategy on every bench set and on random lists: placements are valid (an
+//! O(n²) checker written here, and `memplan::check`), never below the lower bound,
+//! and the search reaches the bound where it is known to be reachable.
+
+use memplan::formats::csv::{read, CsvOptions};
+use memplan::formats::{load, resolve_plan};
+use memplan::model::{Buffer, BufferList};
+use memplan::strategies::{place, replan, Budget, Placement, Strategy};
+use proptest::prelude::{prop, prop_assert, prop_assert_eq, proptest, ProptestConfig};
+use proptest::strategy::Strategy as _;
+use std::path::Path;
+
+const BENCH: &str = "/work/shared/bench";
+
+fn sets(dir: &str) -> Vec<(String, BufferList)> {
+    let dir = Path::new(BENCH).join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.display().to_string();
+            let text = std::fs::read_to_string(&p).unwrap();
+            let (list, _) = read(&text, &CsvOptions::for_file(&name)).unwrap();
+            (name, list)
+        })
+        .collect()
+}
+
+/// Independent check: no two buffers whose lifetimes intersect share a byte (a
+/// buffer with `upper <= lower` occupies step `lower`).
+fn overlap_free(list: &BufferList, offsets: &[u64]) -> Result<(), String> {
+    let b = &list.buffers;
+    if offsets.len() != b.len() {
+        return Err(format!("{} offsets for {} buffers", offsets.len(), b.len()));
+    }
+    let end = |x: &Buffer| x.upper.max(x.lower + 1);
+    for i in 0..b.len() {
+        for j in i + 1..b.len() {
+            let time = b[i].lower < end(&b[j]) && b[j].lower < end(&b[i]);
+            let space = offsets[i] < offsets[j] + b[j].size && offsets[j] < offsets[i] + b[i].size;
+            if time && space && b[i].size > 0 && b[j].size > 0 {
+                return Err(format!("buffers {} and {} overlap", b[i].id, b[j].id));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn lower_bound(list: &BufferList) -> u64 {
+    let horizon = list
+        .buffers
+        .iter()
+        .map(|b| b.upper.max(b.lower + 1))
+        .max()
+        .unwrap_or(0);
+    (0..horizon)
+        .map(|t| {
+            list.buffers
+                .iter()
+                .filter(|b| b.lower <= t && t < b.upper.max(b.lower + 1))
+                .map(|b| b.size)
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn assert_valid(name: &str, list: &BufferList, p: &Placement) {
+    overlap_free(list, &p.offsets).unwrap_or_else(|e| panic!("{name} {}: {e}", p.strategy_used));
+    let report = memplan::check::check(&list.to_plan(&p.offsets));
+    assert!(report.is_valid(), "{name}: {:?}", report.problems);
+    let peak = list
+        .buffers
+        .iter()
+        .zip(&p.offsets)
+        .map(|(b, o)| o + b.size)
+        .max()
+        .unwrap_or(0);
+    assert_eq!(p.peak, peak, "{name}");
+    assert!(p.peak >= p.lower_bound, "{name}");
+}
+
+#[test]
+fn greedy_strategies_are_valid_on_every_bench_set() {
+    for dir in ["minimalloc", "idealloc", "models", "aidge-spaces"] {
+        for (name, list) in sets(dir) {
+            for s in [
+                Strategy::GreedyBySize,
+                Strategy::GreedyBySizeFirstFit,
+                Strategy::GreedyByConflicts,
+            ] {
+                let p = place(&list, s, &Budget::millis(0)).unwrap();
+                assert_valid(&name, &list, &p);
+                if list.buffers.len() <= 2000 {
+                    assert_eq!(p.lower_bound, lower_bound(&list), "{name}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn search_reaches_the_lower_bound_on_models_and_aidge_spaces() {
+    for dir in ["models", "aidge-spaces"] {
+        for (name, list) in sets(dir) {
+            for s in [Strategy::Search, Strategy::Best] {
+                let p = place(&list, s, &Budget::millis(2000)).unwrap();
+                assert_valid(&name, &list, &p);
+                assert_eq!(p.peak, lower_bound(&list), "{name} {s}");
+                assert!(p.proven_optimal, "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn search_is_valid_and_never_worse_than_greedy_on_the_hard_sets() {
+    for dir in ["minimalloc", "idealloc"] {
+        for (name, list) in sets(dir) {
+            let greedy = place(&list, Strategy::GreedyBySizeFirstFit, &Budget::millis(0)).unwrap();
+            let p = place(&list, Strategy::Best, &Budget::millis(300)).unwrap();
+            assert_valid(&name, &list, &p);
+            assert!(p.peak <= greedy.peak, "{name}");
+        }
+    }
+}
+
+#[test]
+fn search_solves_minimalloc_c_at_its_lower_bound() {
+    let (name, list) = sets("minimalloc")
+        .into_iter()
+        .find(|(n, _)| n.ends_with("C.1048576.csv"))
+        .unwrap();
+    let p = place(&list, Strategy::Search, &Budget::millis(10_000)).unwrap();
+    assert_valid(&name, &list, &p);
+    assert_eq!(p.peak, 1_039_360);
+    assert!(p.proven_optimal);
+}
+
+#[test]
+fn replanned_aidge_plans_keep_their_spaces_and_pass_the_checker() {
+    for model in [
+        "resnet18",
+        "mobilenet_v2",
+        "efficientnet_b0",
+        "squeezenet1_1",
+    ] {
+        for kind in ["multi", "single"] {
+            let path = format!("{BENCH}/aidge/{model}-{kind}-None/memory_info.txt");
+            let bytes = std::fs::read(&path).unwrap();
+            let plan = resolve_plan(&load(&path, &bytes).unwrap()).unwrap();
+            let out = replan(&plan, Strategy::Best, &Budget::millis(1000)).unwrap();
+            let report = memplan::check::check(&out);
+            assert!(report.is_valid(), "{path}: {:?}", report.problems);
+            let lb = lower_bound(&plan.space_problem());
+            assert_eq!(out.peak(), lb, "{path}");
+            assert!(out.peak() <= plan.peak(), "{path}");
+            assert_eq!(out.planes.len(), plan.planes.len());
+        }
+    }
+}
+
+#[test]
+fn strategy_names_round_trip() {
+    for s in Strategy::ALL {
+        assert_eq!(s.name().parse::<Strategy>().unwrap(), s);
+    }
+    let err = "fastest".parse::<Strategy>().unwrap_err().to_string();
+    assert!(
+        err.contains("greedy-size") && err.contains("fastest"),
+        "{err}"
+    );
+}
+
+/// The optimum of a tiny list: every canonical placement stacks each buffer right
+/// above the placed buffers it meets, for some order; try all orders.
+fn brute_force(list: &BufferList) -> u64 {
+    fn go(
+        list: &BufferList,
+        placed: &mut Vec<(usize, u64)>,
+        left: &mut Vec<usize>,
+        best: &mut u64,
+    ) {
+        if left.is_empty() {
+            let peak = placed
+                .iter()
+                .map(|&(i, o)| o + list.buffers[i].size)
+                .max()
+                .unwrap_or(0);
+            *best = (*best).min(peak);
+            return;
+        }
+        for k in 0..left.len() {
+            let i = left.remove(k);
+            let b = &list.buffers[i];
+            let at = placed
+                .iter()
+                .filter(|&&(j, _)| {
+                    let c = &list.buffers[j];
+                    b.lower < c.upper.max(c.lower + 1) && c.lower < b.upper.max(b.lower + 1)
+                })
+                .map(|&(j, o)| o + list.buffers[j].size)
+                .max()
+                .unwrap_or(0);
+            placed.push((i, at));
+            go(list, placed, left, best);
+            placed.pop();
+            left.insert(k, i);
+        }
+    }
+    let mut best = u64::MAX;
+    go(
+        list,
+        &mut Vec::new(),
+        &mut (0..list.buffers.len()).collect(),
+        &mut best,
+    );
+    best
+}
+
+fn lists(max: usize) -> impl proptest::strategy::Strategy<Value = BufferList> {
+    prop::collection::vec((0u32..12, 0u32..6, 0u64..40), 0..max).prop_map(|v| BufferList {
+        buffers: v
+            .into_iter()
+            .enumerate()
+            .map(|(i, (lower, len, size))| Buffer {
+                id: i.to_string(),
+                lower,
+                upper: lower + len,
+                size,
+                offset: None,
+            })
+            .collect(),
+        capacity: None,
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn every_strategy_is_valid_on_random_lists(list in lists(40)) {
+        for s in Strategy::ALL {
+            let p = place(&list, s, &Budget::millis(50)).unwrap();
+            prop_assert!(overlap_free(&list, &p.offsets).is_ok());
+            // `to_plan` needs a step for every buffer; degenerate lifetimes are
+            // covered by the checker above.
+            if list.buffers.iter().all(|b| b.upper > b.lower) {
+                prop_assert!(memplan::check::check(&list.to_plan(&p.offsets)).is_valid());
+            }
+            prop_assert_eq!(p.lower_bound, lower_bound(&list));
+            prop_assert!(p.peak >= p.lower_bound);
+        }
+    }
+
+    #[test]
+    fn search_finds_the_optimum_of_tiny_lists(list in lists(7)) {
+        let p = place(&list, Strategy::Search, &Budget::millis(2000)).unwrap();
+        prop_assert!(p.proven_optimal);
+        prop_assert_eq!(p.peak, brute_force(&list));
+    }
+}
