@@ -26,6 +26,18 @@ pub enum Command {
     Check(CheckArgs),
     /// Convert between formats (chosen by the output's extension or --format).
     Convert(ConvertArgs),
+    /// Every placement strategy on MiniMalloc CSV sets: a Markdown table.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// CSV files or directories of them.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Time budget per strategy and set, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub millis: u64,
 }
 
 #[derive(Debug, Args)]
@@ -85,7 +97,9 @@ pub enum OptimizeName {
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     pub file: PathBuf,
-    /// Placement strategy; `aidge` (default) keeps Aidge's own placement.
+    /// Placement strategy: `aidge` (default) keeps Aidge's placement (greedy-size for
+    /// buffer lists without offsets); greedy-size, greedy-size-first-fit,
+    /// greedy-conflicts, search or best re-place whole spaces / buffers.
     #[arg(long, default_value = "aidge")]
     pub strategy: String,
     /// Memory generator for schedules [default: multiple-mems].

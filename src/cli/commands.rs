@@ -1,10 +1,13 @@
 //! One function per subcommand. Each returns the exit status or an [`Error`] that
 //! `cli::main` prints as `memplan: FILE: place: message`.
 
-use super::args::{CheckArgs, Command, ConvertArgs, PlanArgs, StatsArgs};
+use super::args::{BenchArgs, CheckArgs, Command, ConvertArgs, DriverName, PlanArgs, StatsArgs};
 use super::{INVALID, OK};
+use crate::drivers::{self, Driver, DriverOptions};
 use crate::formats::{self, Document, Export, Format};
+use crate::manager::Strategy as OptimizeStrategy;
 use crate::model::Plan;
+use crate::strategies::{self, Budget, Strategy};
 use crate::{Error, Result};
 use std::io::Write;
 use std::path::Path;
@@ -15,6 +18,7 @@ pub fn run(command: Command) -> Result<u8> {
         Command::Plan(a) => plan(a),
         Command::Check(a) => check(a),
         Command::Convert(a) => convert(a),
+        Command::Bench(a) => bench(a),
     }
 }
 
@@ -159,43 +163,76 @@ fn plan(a: PlanArgs) -> Result<u8> {
         return Err(Error::whole("--alignment must be at least 1"));
     }
     let doc = read(&a.file)?;
-    let schedule_only = [
-        (a.driver.is_some(), "--driver"),
-        (a.optimize.is_some(), "--optimize"),
-        (a.alignment.is_some(), "--alignment"),
-        (a.wrap, "--wrap"),
-        (a.inc_producers, "--inc-producers"),
-    ];
-    if let Some((_, flag)) = schedule_only.iter().find(|(given, _)| *given) {
-        return Err(Error::whole(format!(
-            "{flag} applies to schedules; this file holds {}",
-            doc.format
-        ))
-        .in_file(name));
-    }
-    let plan = match (&doc.plan, &doc.buffers) {
-        (Some(plan), _) if a.strategy == "aidge" => plan.clone(),
-        (None, Some(buffers)) if a.strategy == "aidge" => formats::plan_buffers(buffers),
-        (None, None) => {
-            return Err(
-                Error::whole("nothing to plan: the file holds neither a plan nor buffers")
-                    .in_file(name),
-            )
+    let strategy = match a.strategy.as_str() {
+        "aidge" => None,
+        s => Some(
+            s.parse::<Strategy>()
+                .map_err(|e| Error::whole(format!("{}, or aidge", e.message)))?,
+        ),
+    };
+    let budget = Budget::default();
+    // A schedule is planned even when the file also carries a plan (Aidge exports do).
+    let plan = if let Some(schedule) = &doc.schedule {
+        let opts = DriverOptions {
+            driver: match a.driver.unwrap_or(DriverName::MultipleMems) {
+                DriverName::MultipleMems => Driver::MultipleMems,
+                DriverName::Memory => Driver::Memory,
+                DriverName::AutoConcat => Driver::AutoConcat,
+            },
+            inc_producers: a.inc_producers,
+            wrap_around: a.wrap,
+            optimize: a
+                .optimize
+                .and_then(|o| OptimizeStrategy::parse(&format!("{o:?}"))),
+            alignment: a.alignment.unwrap_or(1),
+            ..DriverOptions::default()
+        };
+        let plan = drivers::generate(schedule, &opts).map_err(|e| e.in_file(&name))?;
+        match strategy {
+            None => plan,
+            Some(s) => strategies::replan(&plan, s, &budget).map_err(|e| e.in_file(&name))?,
         }
-        _ => {
-            return Err(Error::whole(format!(
-                "strategy `{}` is not available in this build (available: aidge)",
-                a.strategy
-            ))
-            .in_file(name))
+    } else {
+        let schedule_only = [
+            (a.driver.is_some(), "--driver"),
+            (a.optimize.is_some(), "--optimize"),
+            (a.alignment.is_some(), "--alignment"),
+            (a.wrap, "--wrap"),
+            (a.inc_producers, "--inc-producers"),
+        ];
+        if let Some((_, flag)) = schedule_only.iter().find(|(given, _)| *given) {
+            let msg = format!(
+                "{flag} applies to schedules; this file holds {}",
+                doc.format
+            );
+            return Err(Error::whole(msg).in_file(name));
+        }
+        match (&doc.plan, &doc.buffers, strategy) {
+            (Some(plan), _, None) => plan.clone(),
+            (Some(plan), _, Some(s)) => {
+                strategies::replan(plan, s, &budget).map_err(|e| e.in_file(&name))?
+            }
+            (None, Some(buffers), None) => formats::plan_buffers(buffers),
+            (None, Some(buffers), Some(s)) => {
+                let placed =
+                    strategies::place(buffers, s, &budget).map_err(|e| e.in_file(&name))?;
+                buffers.to_plan(&placed.offsets)
+            }
+            (None, None, _) => return Err(Error::whole("nothing to plan").in_file(name)),
         }
     };
     let out = Document {
         format: Format::Memplan,
         plan: Some(plan),
+        schedule: None,
         buffers: None,
         warnings: Vec::new(),
     };
     write_out(&a.output, &formats::memplan_json::write(&out))?;
+    Ok(OK)
+}
+
+fn bench(a: BenchArgs) -> Result<u8> {
+    print!("{}", strategies::bench(&a.paths, &Budget::millis(a.millis)));
     Ok(OK)
 }

@@ -8,6 +8,7 @@
 
 use super::{Document, Format, MAX_CLOCK};
 use crate::model::{BufferList, Component, Plan};
+use crate::schedule::Schedule;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +32,8 @@ struct FileV1 {
     #[serde(default)]
     plan: Option<Plan>,
     #[serde(default)]
+    schedule: Option<Schedule>,
+    #[serde(default)]
     buffers: Option<BufferList>,
 }
 
@@ -40,6 +43,8 @@ struct FileOut<'a> {
     version: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     plan: Option<&'a Plan>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    schedule: Option<&'a Schedule>,
     #[serde(skip_serializing_if = "Option::is_none")]
     buffers: Option<&'a BufferList>,
 }
@@ -119,13 +124,19 @@ pub fn read(text: &str) -> Result<Document> {
     }
     let (file, warnings): (FileV1, _) = from_json(text)?;
     let FileV1 {
-        mut plan, buffers, ..
+        mut plan,
+        schedule,
+        buffers,
+        ..
     } = file;
-    if plan.is_none() && buffers.is_none() {
+    if plan.is_none() && schedule.is_none() && buffers.is_none() {
         return Err(Error::at_path(
             "$",
-            "a memplan document needs `plan` or `buffers`",
+            "a memplan document needs `plan`, `schedule` or `buffers`",
         ));
+    }
+    if let Some(schedule) = &schedule {
+        schedule.validate()?;
     }
     if let Some(plan) = &mut plan {
         validate_plan(plan, "$.plan")?;
@@ -136,6 +147,7 @@ pub fn read(text: &str) -> Result<Document> {
     Ok(Document {
         format: Format::Memplan,
         plan,
+        schedule,
         buffers,
         warnings,
     })
@@ -147,6 +159,7 @@ pub fn write(doc: &Document) -> String {
         format: "memplan",
         version: VERSION,
         plan: doc.plan.as_ref(),
+        schedule: doc.schedule.as_ref(),
         buffers: doc.buffers.as_ref(),
     };
     let mut s = serde_json::to_string_pretty(&out).unwrap_or_default();

@@ -12,7 +12,7 @@ pub mod header;
 pub mod mem_info;
 pub mod memplan_json;
 
-use crate::model::{Buffer, BufferList, Bytes, Plan};
+use crate::model::{BufferList, Bytes, Plan};
 use crate::{Error, Result};
 use std::fmt;
 
@@ -53,6 +53,7 @@ impl fmt::Display for Format {
 pub struct Document {
     pub format: Format,
     pub plan: Option<Plan>,
+    pub schedule: Option<crate::schedule::Schedule>,
     pub buffers: Option<BufferList>,
     /// Things the reader accepted but the user should know (unknown fields, guesses).
     pub warnings: Vec<String>,
@@ -63,6 +64,7 @@ impl Document {
         Document {
             format,
             plan: Some(plan),
+            schedule: None,
             buffers: None,
             warnings: Vec::new(),
         }
@@ -92,6 +94,7 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
         return Ok(Document {
             format: Format::Csv,
             plan: None,
+            schedule: None,
             buffers: Some(buffers),
             warnings,
         });
@@ -142,98 +145,48 @@ pub fn resolve_plan(doc: &Document) -> Result<Plan> {
     if let Some(plan) = &doc.plan {
         return Ok(plan.clone());
     }
+    if let Some(schedule) = &doc.schedule {
+        return crate::drivers::generate(schedule, &crate::drivers::DriverOptions::default());
+    }
     if let Some(buffers) = &doc.buffers {
         return Ok(plan_buffers(buffers));
     }
     Err(Error::whole(
-        "the document holds neither a plan nor buffers",
+        "the document holds neither a plan, a schedule nor buffers",
     ))
 }
 
-/// A buffer list's plan: given offsets when every buffer has one, else a placement.
+/// The strategy that places buffer lists without offsets: fast and deterministic,
+/// so that opening a file never waits on a search.
+pub const DEFAULT_STRATEGY: crate::strategies::Strategy = crate::strategies::Strategy::GreedyBySize;
+
+/// A buffer list's plan: given offsets when every buffer has one, else placed by
+/// [`DEFAULT_STRATEGY`].
 pub fn plan_buffers(list: &BufferList) -> Plan {
     let offsets: Option<Vec<Bytes>> = list.buffers.iter().map(|b| b.offset).collect();
-    let offsets = offsets.unwrap_or_else(|| first_fit(&list.buffers));
+    let offsets = offsets.unwrap_or_else(|| {
+        let budget = crate::strategies::Budget::default();
+        match crate::strategies::place(list, DEFAULT_STRATEGY, &budget) {
+            Ok(placement) => placement.offsets,
+            // Greedy placement only fails on lists the readers refuse; stacking the
+            // buffers is valid whatever the list.
+            Err(_) => stacked(list),
+        }
+    });
     list.to_plan(&offsets)
 }
 
-/// Greedy by size, first fit: the largest buffer first, each at the lowest offset
-/// free of the already placed buffers whose lifetimes intersect. Stands in for the
-/// strategies module's default until it exists.
-fn first_fit(buffers: &[Buffer]) -> Vec<Bytes> {
-    let mut order: Vec<usize> = (0..buffers.len()).collect();
-    order.sort_by(|&a, &b| buffers[b].size.cmp(&buffers[a].size).then(a.cmp(&b)));
-    let mut offsets = vec![0; buffers.len()];
-    let mut placed: Vec<usize> = Vec::new();
-    for &i in &order {
-        let b = &buffers[i];
-        let mut busy: Vec<(Bytes, Bytes)> = placed
-            .iter()
-            .map(|&j| &buffers[j])
-            .zip(placed.iter().map(|&j| offsets[j]))
-            .filter(|(o, _)| o.lower < b.upper && b.lower < o.upper)
-            .map(|(o, off): (&Buffer, Bytes)| (off, off.saturating_add(o.size)))
-            .collect();
-        busy.sort_unstable();
-        let mut at: Bytes = 0;
-        for (start, end) in busy {
-            if start >= at.saturating_add(b.size) {
-                break;
-            }
-            at = at.max(end);
-        }
-        offsets[i] = at;
-        placed.push(i);
-    }
-    offsets
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn first_fit_never_overlaps_live_buffers() {
-        let b = |id: &str, lower, upper, size| Buffer {
-            id: id.into(),
-            lower,
-            upper,
-            size,
-            offset: None,
-        };
-        let buffers = vec![
-            b("a", 0, 3, 4),
-            b("b", 3, 9, 4),
-            b("c", 0, 9, 4),
-            b("d", 9, 21, 4),
-            b("e", 0, 21, 4),
-        ];
-        let offs = first_fit(&buffers);
-        for i in 0..buffers.len() {
-            for j in i + 1..buffers.len() {
-                let (x, y) = (&buffers[i], &buffers[j]);
-                if x.lower < y.upper && y.lower < x.upper {
-                    assert!(
-                        offs[i] + x.size <= offs[j] || offs[j] + y.size <= offs[i],
-                        "{i} {j} {offs:?}"
-                    );
-                }
-            }
-        }
-        assert_eq!(
-            offs.iter().zip(&buffers).map(|(o, b)| o + b.size).max(),
-            Some(12)
-        );
-    }
-
-    #[test]
-    fn garbage_is_refused_with_the_file_name() {
-        let e = load("x.bin", &[0xff, 0xfe, 0x00]).unwrap_err();
-        assert_eq!(e.file.as_deref(), Some("x.bin"));
-        assert!(e.message.contains("UTF-8"), "{e}");
-        let e = load("empty.txt", b"  \n").unwrap_err();
-        assert!(e.to_string().starts_with("empty.txt: empty file"), "{e}");
-    }
+/// Every buffer above the previous one: valid for any list, never small.
+fn stacked(list: &BufferList) -> Vec<Bytes> {
+    let mut top: Bytes = 0;
+    list.buffers
+        .iter()
+        .map(|b| {
+            let at = top;
+            top = top.saturating_add(b.size);
+            at
+        })
+        .collect()
 }
 
 /// A format a document can be written in.
@@ -314,4 +267,44 @@ pub fn export(doc: &Document, export: Export) -> Result<String> {
         Export::Header => header::write(&resolve_plan(doc)?),
         Export::MemInfo => mem_info::write(&resolve_plan(doc)?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Buffer;
+
+    #[test]
+    fn buffers_without_offsets_are_placed_validly() {
+        let b = |id: &str, lower, upper, size| Buffer {
+            id: id.into(),
+            lower,
+            upper,
+            size,
+            offset: None,
+        };
+        let list = BufferList {
+            buffers: vec![
+                b("a", 0, 3, 4),
+                b("b", 3, 9, 4),
+                b("c", 0, 9, 4),
+                b("d", 9, 21, 4),
+                b("e", 0, 21, 4),
+            ],
+            capacity: None,
+        };
+        let plan = plan_buffers(&list);
+        assert!(crate::check::check(&plan).is_valid());
+        assert_eq!(plan.peak(), 12, "the lower bound of MiniMalloc's example");
+        assert!(crate::check::check(&list.to_plan(&stacked(&list))).is_valid());
+    }
+
+    #[test]
+    fn garbage_is_refused_with_the_file_name() {
+        let e = load("x.bin", &[0xff, 0xfe, 0x00]).unwrap_err();
+        assert_eq!(e.file.as_deref(), Some("x.bin"));
+        assert!(e.message.contains("UTF-8"), "{e}");
+        let e = load("empty.txt", b"  \n").unwrap_err();
+        assert!(e.to_string().starts_with("empty.txt: empty file"), "{e}");
+    }
 }
