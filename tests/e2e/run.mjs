@@ -229,6 +229,22 @@ test('wheel zooms, drag pans, 0 fits', async () => {
   assert.deepEqual(fitted.drawn.find((d) => d.plane === 2).rect, full.drawn.find((d) => d.plane === 2).rect);
 });
 
+test('the backing store follows devicePixelRatio', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+  const hi = await ctx.newPage();
+  await hi.goto(url);
+  await hi.waitForFunction(() => window.__memplan && window.__memplan.ready);
+  await hi.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const [cw, ch, w, h] = await hi.evaluate(() => {
+    const c = document.getElementById('chart');
+    return [c.clientWidth, c.clientHeight, c.width, c.height];
+  });
+  assert.equal(w, Math.round(cw * 2));
+  assert.equal(h, Math.round(ch * 2));
+  await hi.screenshot({ path: path.join(results, 'sample-1280x800@2x.png') });
+  await ctx.close();
+});
+
 test('large screen, and nothing left the page', async () => {
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.waitForTimeout(100);
