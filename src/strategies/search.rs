@@ -93,6 +93,9 @@ pub(crate) fn fits(items: &[Item], capacity: Bytes, limits: &mut Limits) -> Outc
 
 const NONE: Bytes = Bytes::MAX;
 
+/// Nesting limit of decompositions (each nests one search; wasm stacks are small).
+const MAX_DEPTH: usize = 48;
+
 /// One independent part: items, sections, and the search state.
 struct Part<'a> {
     items: &'a [Item],
@@ -107,6 +110,9 @@ struct Part<'a> {
     total: Vec<Bytes>,
     /// Items live in each section.
     members: Vec<Vec<u32>>,
+    /// Per boundary `b` (between sections `b` and `b + 1`): unplaced items crossing it.
+    /// At zero, the items left on either side no longer interact.
+    cuts: Vec<u32>,
     /// Sections to re-floor after a placement (deduplicated by `seen`).
     affected: Vec<u32>,
     seen: Vec<bool>,
@@ -162,6 +168,12 @@ impl<'a> Part<'a> {
                 members[s].push(i as u32);
             }
         }
+        let mut cuts = vec![0; nsec.saturating_sub(1)];
+        for &(a, b) in &sections {
+            for c in &mut cuts[a..b.saturating_sub(1).max(a)] {
+                *c += 1;
+            }
+        }
         let mut by_lower: Vec<usize> = (0..items.len()).collect();
         by_lower.sort_by_key(|&i| items[i].lower);
         let mut overlaps = vec![Vec::new(); items.len()];
@@ -182,6 +194,7 @@ impl<'a> Part<'a> {
             floor: vec![0; nsec],
             total,
             members,
+            cuts,
             affected: Vec::new(),
             seen: vec![false; nsec],
             min_offset: vec![0; items.len()],
@@ -221,7 +234,9 @@ impl<'a> Part<'a> {
             node_limit = node_limit.saturating_mul(2);
             for keys in HEURISTICS {
                 let pre = self.preorder(keys);
-                match self.dfs(&pre, node_limit, limits) {
+                let mut nodes = 0;
+                let all = (0, self.floor.len());
+                match self.dfs(&pre, all, node_limit, &mut nodes, limits, 0) {
                     Some(out) => return out,
                     None if limits.exhausted() => return Outcome::Undecided,
                     None => {}
@@ -230,15 +245,20 @@ impl<'a> Part<'a> {
         }
     }
 
-    /// Runs one search; `None` when its node limit ran out first.
-    fn dfs(&mut self, pre: &[usize], node_limit: u64, limits: &mut Limits) -> Option<Outcome> {
-        let mut rank = vec![0u32; pre.len()];
-        for (r, &i) in pre.iter().enumerate() {
-            rank[i] = r as u32;
-        }
+    /// Searches placements of the unplaced items `pre` (in preorder), which live in the
+    /// sections `range` and meet nothing else unplaced. `None` when the node limit ran
+    /// out first. Leaves the state as it found it.
+    fn dfs(
+        &mut self,
+        pre: &[usize],
+        range: (usize, usize),
+        node_limit: u64,
+        nodes: &mut u64,
+        limits: &mut Limits,
+        depth: usize,
+    ) -> Option<Outcome> {
         let mut offset_log: Vec<(u32, Bytes)> = Vec::new();
         let mut floor_log: Vec<(u32, Bytes)> = Vec::new();
-        let mut nodes = 0u64;
         let root = self.frame(pre, (0, 0));
         let mut stack = vec![root];
         let result = 'search: loop {
@@ -259,15 +279,38 @@ impl<'a> Part<'a> {
                     top.next = top.order.len();
                     break;
                 }
-                if nodes >= node_limit || limits.exhausted() {
+                if *nodes >= node_limit || limits.exhausted() {
                     break 'search None;
                 }
-                nodes += 1;
+                *nodes += 1;
                 limits.nodes += 1;
                 let i = pre[r as usize];
                 let marks = (offset_log.len(), floor_log.len());
                 self.place(i, at, &mut offset_log, &mut floor_log);
-                if self.consistent(at) {
+                if self.consistent(at, range) {
+                    let (a, e) = self.sections[i];
+                    let cutpoints: Vec<usize> = (a..e.saturating_sub(1))
+                        .filter(|&b| self.cuts[b] == 0 && range.0 <= b && b + 1 < range.1)
+                        .map(|b| b + 1)
+                        .collect();
+                    if !cutpoints.is_empty() && depth < MAX_DEPTH {
+                        match self
+                            .decompose(pre, range, &cutpoints, node_limit, nodes, limits, depth)
+                        {
+                            Some(Outcome::Infeasible) => {
+                                self.unplace(i, marks.0, marks.1, &mut offset_log, &mut floor_log);
+                                continue;
+                            }
+                            Some(Outcome::Fits(o)) => {
+                                self.unplace(i, marks.0, marks.1, &mut offset_log, &mut floor_log);
+                                break 'search Some(Outcome::Fits(o));
+                            }
+                            _ => {
+                                self.unplace(i, marks.0, marks.1, &mut offset_log, &mut floor_log);
+                                break 'search None;
+                            }
+                        }
+                    }
                     top.undo = Some((i, marks.0, marks.1));
                     let child = self.frame(pre, (at, r));
                     if child.order.is_empty() {
@@ -288,6 +331,47 @@ impl<'a> Part<'a> {
             }
         }
         result
+    }
+
+    /// The placement of the last item left the unplaced items of `range` in independent
+    /// groups between `cutpoints`: solves each on its own (as MiniMalloc's dynamic
+    /// decomposition does), so a failure in one never re-enumerates another.
+    #[allow(clippy::too_many_arguments)]
+    fn decompose(
+        &mut self,
+        pre: &[usize],
+        range: (usize, usize),
+        cutpoints: &[usize],
+        node_limit: u64,
+        nodes: &mut u64,
+        limits: &mut Limits,
+        depth: usize,
+    ) -> Option<Outcome> {
+        let mut bounds = vec![range.0];
+        bounds.extend_from_slice(cutpoints);
+        bounds.push(range.1);
+        let mut result = self.offset.clone();
+        for w in bounds.windows(2) {
+            let (lo, hi) = (w[0], w[1]);
+            let group: Vec<usize> = pre
+                .iter()
+                .copied()
+                .filter(|&j| self.offset[j] == NONE)
+                .filter(|&j| self.sections[j].0 < hi && lo < self.sections[j].1)
+                .collect();
+            if group.is_empty() {
+                continue;
+            }
+            match self.dfs(&group, (lo, hi), node_limit, nodes, limits, depth + 1)? {
+                Outcome::Fits(o) => {
+                    for &j in &group {
+                        result[j] = o[j];
+                    }
+                }
+                other => return Some(other),
+            }
+        }
+        Some(Outcome::Fits(result))
     }
 
     fn frame(&self, pre: &[usize], last: (Bytes, u32)) -> Frame {
@@ -336,6 +420,9 @@ impl<'a> Part<'a> {
             }
         }
         let (a, b) = self.sections[i];
+        for c in &mut self.cuts[a..b.saturating_sub(1).max(a)] {
+            *c -= 1;
+        }
         for s in a..b {
             flog.push((s as u32, self.floor[s]));
             self.floor[s] = top;
@@ -375,6 +462,9 @@ impl<'a> Part<'a> {
             self.floor[s as usize] = v;
         }
         let (a, b) = self.sections[i];
+        for c in &mut self.cuts[a..b.saturating_sub(1).max(a)] {
+            *c += 1;
+        }
         for t in &mut self.total[a..b] {
             *t += self.items[i].size;
         }
@@ -383,10 +473,10 @@ impl<'a> Part<'a> {
 
     /// Section inference: every later item sits at or above `at` (canonical order) and
     /// above its section's floor, stacked over the sizes still to place there.
-    fn consistent(&self, at: Bytes) -> bool {
-        self.floor
+    fn consistent(&self, at: Bytes, range: (usize, usize)) -> bool {
+        self.floor[range.0..range.1]
             .iter()
-            .zip(&self.total)
+            .zip(&self.total[range.0..range.1])
             .all(|(&f, &t)| f.max(at) + t <= self.capacity)
     }
 }
