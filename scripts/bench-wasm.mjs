@@ -7,7 +7,7 @@
 // Builds the library for wasm32 and binds it for node into target/bench-wasm/
 // (wasm-bindgen --target nodejs), then prints one Markdown table.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join, resolve } from "node:path";
 
@@ -33,6 +33,8 @@ if (build || !existsSync(join(out, "memplan.js"))) {
     join(root, "target", "wasm32-unknown-unknown", "release", "memplan.wasm"),
   ]);
 }
+// The crate's package.json says "type": "module"; the nodejs glue is CommonJS.
+writeFileSync(join(out, "package.json"), '{ "type": "commonjs" }\n');
 const wasm = createRequire(import.meta.url)(join(out, "memplan.js"));
 
 const files = [];

@@ -270,3 +270,25 @@ proptest! {
         prop_assert_eq!(p.peak, brute_force(&list));
     }
 }
+
+#[test]
+fn bench_table_has_a_checked_row_per_set_and_names_unreadable_files() {
+    let paths = [
+        Path::new(BENCH).join("models"),
+        Path::new("/nonexistent/x.csv").to_path_buf(),
+    ];
+    let table = memplan::strategies::bench(&paths, &Budget::millis(100));
+    let rows: Vec<&str> = table.lines().skip(2).collect();
+    assert_eq!(rows.len(), 5, "{table}");
+    assert!(!table.contains("INVALID"), "{table}");
+    assert!(
+        rows[..4]
+            .iter()
+            .all(|r| r.matches("(1.0000, opt").count() >= 2),
+        "{table}"
+    );
+    assert!(
+        rows[4].contains("x.csv") && rows[4].contains("unreadable"),
+        "{table}"
+    );
+}
