@@ -36,7 +36,11 @@ pub struct Error {
 
 impl Error {
     pub fn new(location: Location, message: impl Into<String>) -> Self {
-        Error { file: None, location, message: message.into() }
+        Error {
+            file: None,
+            location,
+            message: message.into(),
+        }
     }
     pub fn at_line(line: usize, column: usize, message: impl Into<String>) -> Self {
         Self::new(Location::LineCol { line, column }, message)

@@ -5,9 +5,9 @@
 //! the `memplan` CLI (`src/bin`, `src/cli`) and the wasm viewer (`src/web`, only on
 //! `wasm32`). See `docs/ARCHITECTURE.md` for the map.
 
+pub mod check;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
-pub mod check;
 pub mod drivers;
 pub mod error;
 pub mod formats;

@@ -45,7 +45,11 @@ pub struct Component {
 
 impl Default for Component {
     fn default() -> Self {
-        Component { name: "mem".into(), capacity: None, priority: 0 }
+        Component {
+            name: "mem".into(),
+            capacity: None,
+            priority: 0,
+        }
     }
 }
 
@@ -110,7 +114,9 @@ pub struct Plane {
 impl Plane {
     /// Footprint: `stride * length * count` (gaps included), Aidge's `getSize()`.
     pub fn footprint(&self) -> Bytes {
-        self.stride.saturating_mul(self.length).saturating_mul(self.count)
+        self.stride
+            .saturating_mul(self.length)
+            .saturating_mul(self.count)
     }
     pub fn is_wrapped(&self) -> bool {
         self.wrap_size > 0
@@ -192,7 +198,11 @@ impl BufferList {
     pub fn to_plan(&self, offsets: &[Bytes]) -> Plan {
         let horizon = self.buffers.iter().map(|b| b.upper).max().unwrap_or(0);
         let steps = (0..horizon)
-            .map(|t| Step { name: t.to_string(), kind: String::new(), clock: Some(t) })
+            .map(|t| Step {
+                name: t.to_string(),
+                kind: String::new(),
+                clock: Some(t),
+            })
             .collect();
         let mut per_step = vec![0usize; horizon as usize];
         let mut spaces = Vec::with_capacity(self.buffers.len());
@@ -257,6 +267,9 @@ impl Plan {
                 offset: Some(s.offset),
             })
             .collect();
-        BufferList { buffers, capacity: None }
+        BufferList {
+            buffers,
+            capacity: None,
+        }
     }
 }
