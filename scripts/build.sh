@@ -5,15 +5,18 @@
 # elsewhere at run time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# MEMPLAN_DIST picks another output folder (lets several builds coexist).
+dist="${MEMPLAN_DIST:-dist}"
+target="${CARGO_TARGET_DIR:-target}"
 say() { printf '\033[1mmemplan build:\033[0m %s\n' "$*" >&2; }
 
 say "compiling the wasm module"
 cargo build --lib --release --target wasm32-unknown-unknown
-rm -rf dist
-mkdir -p dist/pkg dist/sample
-wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
-  target/wasm32-unknown-unknown/release/memplan.wasm
-cp -R www/. dist/
+rm -rf "$dist"
+mkdir -p "$dist/pkg" "$dist/sample"
+wasm-bindgen --target web --no-typescript --out-dir "$dist/pkg" \
+  "$target"/wasm32-unknown-unknown/release/memplan.wasm
+cp -R www/. "$dist/"
 
 # The default sample: ResNet-18's schedule as exported from the real wheel (the page
 # plans it the way Aidge 0.10.1 does by default), else Aidge's own log of that plan.
@@ -26,10 +29,10 @@ if [ -f "$sample" ]; then
     */memory_info.txt) name="$(basename "$(dirname "$sample")").memory_info.txt" ;;
     *) name="$(basename "$sample")" ;;
   esac
-  cp "$sample" "dist/sample/$name"
-  printf '["%s"]\n' "$name" > dist/sample/manifest.json
+  cp "$sample" "$dist/sample/$name"
+  printf '["%s"]\n' "$name" > "$dist/sample/manifest.json"
 else
   say "no sample plan found; the page opens empty"
-  echo '[]' > dist/sample/manifest.json
+  echo '[]' > "$dist/sample/manifest.json"
 fi
-say "dist/ ready ($(du -sh dist | cut -f1))"
+say "$dist/ ready ($(du -sh "$dist" | cut -f1))"

@@ -23,4 +23,4 @@ step "wasm build"
 scripts/build.sh
 
 step "end-to-end tests in chromium"
-node tests/e2e/run.mjs
+node --test --test-concurrency=1 tests/e2e/*.test.mjs

@@ -1,87 +1,37 @@
-// End-to-end tests of the page in Debian's chromium (playwright-core, node:test).
-// Serves dist/ (scripts/build.sh) on a free port, opens the page and drives it as a
-// user would: files dropped or picked in each format, names toggle, hover, a broken
-// file, and no request leaving the page. Peaks are checked against Aidge's own
-// values (shared/bench/aidge/golden.log, written by the real aidge_core wheel).
-// Screenshots go to test-results/ for a person to look at.
+// End-to-end tests of the viewer in Debian's chromium (playwright-core, node:test):
+// files dropped or picked in each format, names toggle, hover, zoom, a broken file,
+// and no request leaving the page. Peaks are checked against Aidge's own values.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import * as h from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bench = path.resolve(root, '../shared/bench');
-const results = path.join(root, 'test-results');
-fs.mkdirSync(results, { recursive: true });
-
-/** Aidge's peak for a bench case, from golden.log. */
-function golden(name) {
-  const line = fs.readFileSync(path.join(bench, 'aidge/golden.log'), 'utf8')
-    .split('\n').find((l) => l.startsWith(`${name}: peak=`));
-  assert.ok(line, `${name} in golden.log`);
-  return line.split('peak=')[1].split(' ')[0];
-}
-
-let server;
+const { root, bench, results, dist, golden } = h;
+let env;
 let url;
 let browser;
 let page;
-const requests = [];
-const consoleErrors = [];
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(root, 'dist/pkg/memplan_bg.wasm')), 'run scripts/build.sh first');
-  ({ server, url } = await serve(path.join(root, 'dist'), 0));
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--no-first-run'],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('request', (r) => requests.push(r.url()));
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(url);
-  await page.waitForFunction(() => window.__memplan && window.__memplan.ready, null, { timeout: 20000 });
+  env = await h.start();
+  ({ url, browser } = env);
+  page = await env.open();
+  await h.ready(page);
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await env?.stop();
 });
 
-/** Drops files on the page the way a browser does (DataTransfer + drop event). */
-async function drop(files) {
-  const payload = files.map(([name, bytes]) => ({ name, data: Buffer.from(bytes).toString('base64') }));
-  await page.evaluate(async (items) => {
-    const dt = new DataTransfer();
-    for (const { name, data } of items) {
-      const bin = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-      dt.items.add(new File([bin], name));
-    }
-    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, payload);
-}
-
-async function summary() {
-  return page.evaluate(() => window.__memplan.summary());
-}
-
-async function frame() {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return page.evaluate(() => window.__memplan.frame());
-}
-
-async function waitForFiles(n) {
-  await page.waitForFunction((k) => window.__memplan.files().length >= k, n);
-}
+const drop = (files) => h.drop(page, files);
+const summary = () => h.summary(page);
+const frame = () => h.frame(page);
+const waitForFiles = (n) => h.waitForFiles(page, n);
 
 /** The bench case of the page's default sample (dist/sample/manifest.json). */
 function sampleCase() {
-  const [name] = JSON.parse(fs.readFileSync(path.join(root, 'dist/sample/manifest.json'), 'utf8'));
+  const [name] = JSON.parse(fs.readFileSync(path.join(dist, 'sample/manifest.json'), 'utf8'));
   return name.replace(/\.memory_info\.txt$|\.json$/, '');
 }
 
@@ -253,7 +203,6 @@ test('large screen, and nothing left the page', async () => {
   assert.ok(f.drawn.length > 30);
   assert.ok(f.labels.length > 10, `${f.labels.length} labels at 1920x1080`);
   await page.screenshot({ path: path.join(results, 'sample-1920x1080.png') });
-  const outside = requests.filter((r) => !r.startsWith(url) && !r.startsWith('data:') && !r.startsWith('blob:'));
-  assert.deepEqual(outside, []);
-  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(h.outside(page, url), []);
+  assert.deepEqual(page.consoleErrors, []);
 });
