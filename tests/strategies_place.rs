@@ -130,21 +130,59 @@ fn search_is_valid_and_never_worse_than_greedy_on_the_hard_sets() {
     }
 }
 
-/// MiniMalloc's challenging C (lower bound 1,039,360) and F (1,048,576): the search
-/// reaches the bound, inside the stated capacity. (A, B, D, E need more than the
-/// seconds a test may take; see docs/benchmarks.md.)
+/// MiniMalloc's challenging sets whose lower bound is their capacity (A, B, E, F:
+/// 1,048,576) or below it (C: 1,039,360): the search reaches the bound, which proves
+/// the placement optimal. The budget is far above the seconds they take in release,
+/// so a loaded machine does not fail the test. (D's bound, 986,112, is not known to
+/// be reachable; it fits its capacity, see docs/benchmarks.md.)
 #[test]
-fn search_solves_minimalloc_c_and_f_at_their_lower_bounds() {
-    for set in ["C.1048576.csv", "F.1048576.csv"] {
+fn search_solves_minimalloc_challenging_sets_at_their_lower_bounds() {
+    for set in [
+        "A.1048576.csv",
+        "B.1048576.csv",
+        "C.1048576.csv",
+        "E.1048576.csv",
+        "F.1048576.csv",
+    ] {
         let (name, list) = sets("minimalloc")
             .into_iter()
             .find(|(n, _)| n.ends_with(set))
             .unwrap();
-        let p = place(&list, Strategy::Search, &Budget::millis(10_000)).unwrap();
+        let budget = Budget {
+            max_nodes: u64::MAX,
+            ..Budget::millis(120_000)
+        };
+        let p = place(&list, Strategy::Search, &budget).unwrap();
         assert_valid(&name, &list, &p);
         assert_eq!(p.peak, lower_bound(&list), "{name}");
         assert!(p.peak <= 1_048_576 && p.proven_optimal, "{name}");
     }
+}
+
+/// `best` stops at its node limit (deterministic, unlike time) and at the cancel flag,
+/// and still answers with a valid placement.
+#[test]
+fn best_stops_within_its_budget_with_a_valid_placement() {
+    let (name, list) = sets("idealloc")
+        .into_iter()
+        .find(|(n, _)| n.ends_with("somas_bert_base.csv"))
+        .unwrap();
+    let budget = Budget {
+        max_nodes: 20_000,
+        ..Budget::millis(600_000)
+    };
+    let p = place(&list, Strategy::Best, &budget).unwrap();
+    assert_valid(&name, &list, &p);
+    assert!(p.iterations <= 20_000, "{}", p.iterations);
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let budget = Budget {
+        cancel: Some(cancel),
+        ..Budget::millis(600_000)
+    };
+    let p = place(&list, Strategy::Best, &budget).unwrap();
+    assert_valid(&name, &list, &p);
+    assert_eq!(p.iterations, 0);
+    assert!(!p.proven_optimal);
 }
 
 #[test]

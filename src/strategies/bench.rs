@@ -10,6 +10,12 @@ use std::path::PathBuf;
 /// Benchmarks the CSV files named (directories: their `*.csv`, sorted). Files that do
 /// not read become a row saying why.
 pub fn bench(paths: &[PathBuf], budget: &Budget) -> String {
+    bench_lists(&read_sets(paths), budget)
+}
+
+/// The CSV files named (directories: their `*.csv`, sorted), read as buffer lists
+/// under their file names, or the reason one could not be read.
+pub fn read_sets(paths: &[PathBuf]) -> Vec<(String, Result<BufferList, String>)> {
     let mut files = Vec::new();
     for p in paths {
         match std::fs::read_dir(p) {
@@ -39,17 +45,26 @@ pub fn bench(paths: &[PathBuf], budget: &Budget) -> String {
             .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
         sets.push((short, read));
     }
-    bench_lists(&sets, budget)
+    sets
 }
 
 /// The table for named buffer lists (or the reason one could not be read).
 pub fn bench_lists(sets: &[(String, Result<BufferList, String>)], budget: &Budget) -> String {
+    bench_table(sets, budget, &Strategy::ALL)
+}
+
+/// The table for named buffer lists with the `strategies` given, in that order.
+pub fn bench_table(
+    sets: &[(String, Result<BufferList, String>)],
+    budget: &Budget,
+    strategies: &[Strategy],
+) -> String {
     let mut out = String::from("| set | buffers | lower bound |");
-    for s in Strategy::ALL {
+    for s in strategies {
         let _ = write!(out, " {s} |");
     }
     out.push_str("\n|---|---:|---:|");
-    out.push_str(&"---:|".repeat(Strategy::ALL.len()));
+    out.push_str(&"---:|".repeat(strategies.len()));
     out.push('\n');
     for (name, list) in sets {
         let list = match list {
@@ -61,7 +76,7 @@ pub fn bench_lists(sets: &[(String, Result<BufferList, String>)], budget: &Budge
         };
         let _ = write!(out, "| {name} | {} |", list.buffers.len());
         let mut lb_written = false;
-        for s in Strategy::ALL {
+        for &s in strategies {
             match place(list, s, budget) {
                 Ok(p) => {
                     if !lb_written {

@@ -19,6 +19,17 @@ pub(crate) enum Fit {
     Best,
 }
 
+impl From<bool> for Fit {
+    /// `true` is [`Fit::Best`].
+    fn from(best: bool) -> Self {
+        if best {
+            Fit::Best
+        } else {
+            Fit::First
+        }
+    }
+}
+
 /// Placed buffers bucketed by time: a buffer is listed in every bucket its lifetime
 /// touches. The bucket width is the mean lifetime, so a buffer sits in about two.
 pub(crate) struct TimeIndex {
@@ -95,10 +106,24 @@ pub(crate) fn choose_gap(busy: &mut [(Bytes, Bytes)], size: Bytes, fit: Fit) -> 
 
 /// Places the items in `order`, each into the gap `fit` picks.
 pub(crate) fn place_in_order(items: &[Item], order: &[usize], fit: Fit) -> Vec<Bytes> {
+    place_until(items, order, fit, || false).unwrap_or_default()
+}
+
+/// [`place_in_order`], abandoned (`None`) as soon as `stop` says so; asked every
+/// 1,024 buffers, so a budget ends within a fraction of a pass.
+pub(crate) fn place_until(
+    items: &[Item],
+    order: &[usize],
+    fit: Fit,
+    stop: impl Fn() -> bool,
+) -> Option<Vec<Bytes>> {
     let mut index = TimeIndex::new(items);
     let mut offsets = vec![0; items.len()];
     let mut busy = Vec::new();
-    for &i in order {
+    for (k, &i) in order.iter().enumerate() {
+        if k % 1024 == 1023 && stop() {
+            return None;
+        }
         busy.clear();
         index.for_each_overlap(items, i, |j| {
             busy.push((offsets[j], offsets[j] + items[j].size))
@@ -106,7 +131,7 @@ pub(crate) fn place_in_order(items: &[Item], order: &[usize], fit: Fit) -> Vec<B
         offsets[i] = choose_gap(&mut busy, items[i].size, fit);
         index.insert(items, i);
     }
-    offsets
+    Some(offsets)
 }
 
 /// Largest first; longer lifetimes, then earlier ones, break ties.
@@ -151,4 +176,85 @@ pub(crate) fn by_conflicts(items: &[Item]) -> Vec<usize> {
             .then(a.cmp(&b))
     });
     order
+}
+
+/// Largest area (size × lifetime length) first; larger, then earlier, break ties.
+pub(crate) fn by_area(items: &[Item]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_cached_key(|&i| {
+        let it = &items[i];
+        let len = (it.upper - it.lower) as u128;
+        (
+            std::cmp::Reverse(it.size as u128 * len),
+            std::cmp::Reverse(it.size),
+            it.lower,
+            i,
+        )
+    });
+    order
+}
+
+/// Longest lifetime first; larger, then earlier, break ties.
+pub(crate) fn by_length(items: &[Item]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| {
+        let it = &items[i];
+        (
+            std::cmp::Reverse(it.upper - it.lower),
+            std::cmp::Reverse(it.size),
+            it.lower,
+            i,
+        )
+    });
+    order
+}
+
+/// Iterated greedy: from `order` (which placed `best` with peak `best_peak`), moves
+/// every buffer that ends above `target` in the best placement so far to a random earlier place in the order, re-places all, and
+/// keeps the new order when its peak is no higher (equal peaks let it drift off a
+/// plateau). Runs while `go(passes in a row without a lower peak)` says so, and
+/// drops a pass `stop` interrupts; returns the best offsets and their peak.
+/// Deterministic for a given `seed`, `go` and `stop`.
+pub(crate) fn iterate(
+    items: &[Item],
+    (mut order, mut best, mut best_peak): (Vec<usize>, Vec<Bytes>, Bytes),
+    fit: Fit,
+    target: Bytes,
+    seed: u64,
+    mut go: impl FnMut(u32) -> bool,
+    stop: impl Fn() -> bool,
+) -> (Vec<Bytes>, Bytes) {
+    let mut stalled = 0;
+    let peak = |o: &[Bytes]| super::bound::peak(items, o);
+    let mut state = seed;
+    let mut next = move || {
+        // SplitMix64.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    while best_peak > target && go(stalled) {
+        let mut candidate = order.clone();
+        let high: Vec<usize> = (0..order.len())
+            .filter(|&k| best[order[k]] + items[order[k]].size > target)
+            .collect();
+        // Ascending positions: moving one to an earlier place leaves later ones put.
+        for k in high {
+            let i = candidate.remove(k);
+            candidate.insert((next() % (k as u64 + 1)) as usize, i);
+        }
+        let Some(offsets) = place_until(items, &candidate, fit, &stop) else {
+            break;
+        };
+        let p = peak(&offsets);
+        stalled = if p < best_peak { 0 } else { stalled + 1 };
+        if p <= best_peak {
+            best = offsets;
+            best_peak = p;
+            order = candidate;
+        }
+    }
+    (best, best_peak)
 }

@@ -20,7 +20,7 @@ mod search;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
-pub use bench::{bench, bench_lists, synthetic};
+pub use bench::{bench, bench_lists, bench_table, read_sets, synthetic};
 pub use replan::replan;
 
 use crate::model::{BufferList, Bytes};
@@ -177,6 +177,7 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
             timer: &timer,
             nodes: 0,
             stop_at: budget.max_nodes,
+            stride: 256,
         },
     };
     let (offsets, used, exhausted) = match strategy {
@@ -187,7 +188,8 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
             let (start, used) = if strategy == Strategy::Search {
                 (run.greedy(Strategy::GreedyBySize), Strategy::Search)
             } else {
-                run.best_greedy()
+                let start = run.best_greedy();
+                run.iterate(start)
             };
             let (offsets, improved, exhausted) = run.search(start, list.capacity);
             (
@@ -209,6 +211,22 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
     })
 }
 
+/// Iterated greedy stops after this many passes in a row without a lower peak.
+const STALL: u32 = 30;
+
+/// Above this many buffers the exact search is not tried: one of its nodes sorts all
+/// the buffers, so it would spend the budget on a handful of nodes.
+const SEARCH_MAX: usize = 50_000;
+
+/// A greedy placement with the order and fit that made it.
+struct Greedy {
+    offsets: Vec<Bytes>,
+    peak: Bytes,
+    order: Vec<usize>,
+    fit: Fit,
+    used: Strategy,
+}
+
 /// One planning run's state.
 struct Run<'a> {
     items: &'a [Item],
@@ -218,32 +236,121 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn greedy(&self, strategy: Strategy) -> Vec<Bytes> {
-        let (order, fit) = match strategy {
-            Strategy::GreedyBySizeFirstFit => (greedy::by_size(self.items), Fit::First),
-            Strategy::GreedyByConflicts => (greedy::by_conflicts(self.items), Fit::First),
-            _ => (greedy::by_size(self.items), Fit::Best),
-        };
+        let (order, fit) = self.order(strategy);
         greedy::place_in_order(self.items, &order, fit)
     }
 
-    /// The lowest-peak greedy placement (earlier strategies win ties).
-    fn best_greedy(&self) -> (Vec<Bytes>, Strategy) {
-        let mut best: Option<(Vec<Bytes>, Strategy, Bytes)> = None;
-        for s in [
-            Strategy::GreedyBySize,
-            Strategy::GreedyBySizeFirstFit,
-            Strategy::GreedyByConflicts,
-        ] {
-            let o = self.greedy(s);
-            let p = bound::peak(self.items, &o);
-            if best.as_ref().map_or(true, |b| p < b.2) {
-                best = Some((o, s, p));
+    /// The visiting order and fit of a greedy strategy.
+    fn order(&self, strategy: Strategy) -> (Vec<usize>, Fit) {
+        match strategy {
+            Strategy::GreedyBySizeFirstFit => (greedy::by_size(self.items), Fit::First),
+            Strategy::GreedyByConflicts => (greedy::by_conflicts(self.items), Fit::First),
+            _ => (greedy::by_size(self.items), Fit::Best),
+        }
+    }
+
+    /// The lowest-peak greedy placement (earlier ones win ties): the three greedy
+    /// strategies, then largest-area-first and longest-first orders with both fits
+    /// (those report [`Strategy::Best`]). The first pass always completes; later
+    /// ones end with the budget.
+    fn best_greedy(&self) -> Greedy {
+        let mut best: Option<Greedy> = None;
+        let named = |s: Strategy| {
+            let (order, fit) = self.order(s);
+            (order, fit, s)
+        };
+        for k in 0..7 {
+            let (order, fit, used) = match k {
+                0 => named(Strategy::GreedyBySize),
+                1 => named(Strategy::GreedyBySizeFirstFit),
+                2 => named(Strategy::GreedyByConflicts),
+                3 | 4 => (
+                    greedy::by_area(self.items),
+                    Fit::from(k == 3),
+                    Strategy::Best,
+                ),
+                _ => (
+                    greedy::by_length(self.items),
+                    Fit::from(k == 5),
+                    Strategy::Best,
+                ),
+            };
+            let offsets = if best.is_none() {
+                greedy::place_in_order(self.items, &order, fit)
+            } else {
+                match greedy::place_until(self.items, &order, fit, || self.limits.out_of_time()) {
+                    Some(o) => o,
+                    None => break,
+                }
+            };
+            let peak = bound::peak(self.items, &offsets);
+            if best.as_ref().map_or(true, |b| peak < b.peak) {
+                best = Some(Greedy {
+                    offsets,
+                    peak,
+                    order,
+                    fit,
+                    used,
+                });
             }
-            if p == self.lower_bound {
+            if peak == self.lower_bound {
                 break;
             }
         }
-        best.map_or_else(|| (Vec::new(), Strategy::GreedyBySize), |(o, s, _)| (o, s))
+        best.unwrap_or(Greedy {
+            offsets: Vec::new(),
+            peak: 0,
+            order: Vec::new(),
+            fit: Fit::Best,
+            used: Strategy::GreedyBySize,
+        })
+    }
+
+    /// Iterated greedy from `start`'s order for up to a third of the budget (all of
+    /// it above [`SEARCH_MAX`] buffers, where the search does not run), and until
+    /// [`STALL`] passes in a row find nothing lower. Each pass counts as one node
+    /// per buffer, so a node limit decides deterministically.
+    fn iterate(&mut self, start: Greedy) -> (Vec<Bytes>, Strategy) {
+        if start.peak == self.lower_bound || self.items.is_empty() {
+            return (start.offsets, start.used);
+        }
+        let budget = self.limits.budget;
+        let share = if self.items.len() > SEARCH_MAX { 1 } else { 3 };
+        let until_ms = budget.millis / share;
+        let until_nodes = budget.max_nodes / share;
+        let pass = self.items.len() as u64;
+        let timer = self.limits.timer;
+        let nodes = &mut self.limits.nodes;
+        let cancelled = || {
+            budget
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        let (offsets, peak) = greedy::iterate(
+            self.items,
+            (start.order, start.offsets, start.peak),
+            start.fit,
+            self.lower_bound,
+            1,
+            |stalled| {
+                let go = stalled < STALL
+                    && *nodes + pass <= until_nodes
+                    && timer.elapsed_ms() < until_ms
+                    && !cancelled();
+                if go {
+                    *nodes += pass;
+                }
+                go
+            },
+            || timer.elapsed_ms() >= until_ms || cancelled(),
+        );
+        if peak < start.peak {
+            self.report(peak);
+            (offsets, Strategy::Best)
+        } else {
+            (offsets, start.used)
+        }
     }
 
     /// Searches capacities below `start`'s peak: the lower bound first (where the
@@ -251,6 +358,9 @@ impl Run<'_> {
     /// the best offsets, whether they beat `start`, and whether the search proved
     /// that no smaller peak exists.
     fn search(&mut self, start: Vec<Bytes>, capacity: Option<Bytes>) -> (Vec<Bytes>, bool, bool) {
+        if self.items.len() > SEARCH_MAX {
+            return (start, false, false);
+        }
         let mut best = start;
         let mut hi = bound::peak(self.items, &best);
         let mut lo = self.lower_bound;

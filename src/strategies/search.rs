@@ -1,16 +1,30 @@
-//! Exact search in the manner of MiniMalloc (Moffitt, ASPLOS 2023): decide whether
-//! the buffers fit in a capacity by depth-first search over *canonical* placements,
-//! where buffers are placed in non-decreasing offset order, each at its lowest offset
-//! above the placed buffers it meets in time. Every placement can be pushed down into
-//! a canonical one, so an exhausted search proves that none fits.
+//! Exact search in the manner of MiniMalloc (Moffitt, ASPLOS 2023; google/minimalloc's
+//! `solver.cc` and `sweeper.cc`): decide whether the buffers fit in a capacity by
+//! depth-first search over *canonical* placements, where buffers are placed in
+//! non-decreasing (offset, preorder rank) order, each at its lowest offset above the
+//! placed buffers it meets in time. Every placement can be pushed down into a
+//! canonical one, so an exhausted search proves that none fits.
 //!
-//! Pruning: a buffer placed above the lowest top any other could reach would leave a
-//! needless gap (dominance); and in every *section* (a time interval between two
-//! consecutive lifetime bounds) the floor plus the sizes still to place there must fit
-//! (section inference). Independent time ranges (no lifetime crosses the cut) are
-//! solved separately. The search is iterative (no recursion: sets of thousands of
-//! buffers would overflow a wasm stack) and round-robins three buffer orders with a
-//! doubling node limit, as MiniMalloc does.
+//! Sections are MiniMalloc's: one per distinct end time, holding the buffers live just
+//! before it (the maximal cross sections), so there are at most as many sections as
+//! buffers and the inference below looks only where the live bytes peak.
+//!
+//! Pruning, all from MiniMalloc:
+//! - *dominance*: a buffer placed at or above the lowest top another unplaced buffer
+//!   could reach leaves a gap that buffer would fill;
+//! - *section inference*: in every section, the floor (the top of the last buffer
+//!   placed there, raised to the lowest offset its unplaced buffers can take, and to
+//!   the current offset since offsets never decrease) plus the sizes still to place
+//!   there must fit;
+//! - *hatless pruning*: a buffer with nothing unplaced overhead takes its place without
+//!   loss of generality, so if that fails no other choice at the node succeeds;
+//! - *dynamic decomposition*: once no unplaced buffer crosses a section boundary, the
+//!   two sides are solved separately (a failure on one side never re-enumerates the
+//!   other), each with a preorder recomputed from the sizes still to place.
+//!
+//! The search is iterative (sets of thousands of buffers would overflow a wasm stack
+//! with recursion) and round-robins MiniMalloc's three preorders with a doubling node
+//! limit.
 
 use super::bound::Item;
 use super::clock::Timer;
@@ -37,11 +51,14 @@ pub(crate) struct Limits<'a> {
     pub nodes: u64,
     /// Node count at which the current attempt stops (at most `budget.max_nodes`).
     pub stop_at: u64,
+    /// The clock is read every `stride` nodes: every node on large parts, where one
+    /// node costs a sort of all their items, so the budget's end is not overshot.
+    pub stride: u64,
 }
 
 impl Limits<'_> {
     fn exhausted(&self) -> bool {
-        self.nodes >= self.stop_at || (self.nodes % 256 == 0 && self.out_of_time())
+        self.nodes >= self.stop_at || (self.nodes % self.stride == 0 && self.out_of_time())
     }
 
     /// The whole run's budget is spent (nodes, time, or cancelled).
@@ -77,8 +94,11 @@ fn partitions(items: &[Item]) -> Vec<Vec<usize>> {
 /// Does everything fit in `capacity`?
 pub(crate) fn fits(items: &[Item], capacity: Bytes, limits: &mut Limits) -> Outcome {
     let mut offsets = vec![0; items.len()];
-    for part in partitions(items) {
+    for mut part in partitions(items) {
+        // In list order, so preorder ties fall to the earlier buffer as in MiniMalloc.
+        part.sort_unstable();
         let sub: Vec<Item> = part.iter().map(|&i| items[i]).collect();
+        limits.stride = if sub.len() > 1000 { 1 } else { 256 };
         match Part::new(&sub, capacity).solve(limits) {
             Outcome::Fits(o) => {
                 for (k, &i) in part.iter().enumerate() {
@@ -94,7 +114,7 @@ pub(crate) fn fits(items: &[Item], capacity: Bytes, limits: &mut Limits) -> Outc
 const NONE: Bytes = Bytes::MAX;
 
 /// Nesting limit of decompositions (each nests one search; wasm stacks are small).
-const MAX_DEPTH: usize = 48;
+const MAX_DEPTH: usize = 64;
 
 /// One independent part: items, sections, and the search state.
 struct Part<'a> {
@@ -121,8 +141,8 @@ struct Part<'a> {
     offset: Vec<Bytes>,
 }
 
-/// Preorder keys, descending: the largest section total an item meets (T), its
-/// section count (W), its area (A).
+/// Preorder keys, descending (MiniMalloc's letters): the largest section total an
+/// item meets (`T`), its lifetime's length (`W`), its area, size × length (`A`).
 #[derive(Clone, Copy)]
 enum Key {
     Total,
@@ -130,6 +150,7 @@ enum Key {
     Area,
 }
 
+/// MiniMalloc's default round robin: "WAT", "TAW", "TWA".
 const HEURISTICS: [[Key; 3]; 3] = [
     [Key::Width, Key::Area, Key::Total],
     [Key::Total, Key::Area, Key::Width],
@@ -146,20 +167,39 @@ struct Frame {
     /// Canonical order: offset and rank of the item this frame's parent placed.
     last: (Bytes, u32),
     /// The placement this frame has made and must undo before its next try.
-    undo: Option<(usize, usize, usize)>,
+    undo: Option<Undo>,
+}
+
+/// How to take back one placement; `hatless` when the item had nothing unplaced
+/// overlapping it, so no sibling choice needs trying once it failed.
+#[derive(Clone, Copy)]
+struct Undo {
+    item: usize,
+    offsets_mark: usize,
+    floors_mark: usize,
+    hatless: bool,
+}
+
+/// Undo logs of one search: previous min offsets and section floors.
+#[derive(Default)]
+struct Logs {
+    offsets: Vec<(u32, Bytes)>,
+    floors: Vec<(u32, Bytes)>,
 }
 
 impl<'a> Part<'a> {
     fn new(items: &'a [Item], capacity: Bytes) -> Self {
-        let mut points: Vec<u32> = items.iter().flat_map(|it| [it.lower, it.upper]).collect();
-        points.sort_unstable();
-        points.dedup();
-        let sec = |t: u32| points.partition_point(|&p| p < t);
+        // A section per distinct end time `e`, holding the items with lower < e <= upper
+        // (live at e - 1); an item spans sections [#ends <= lower, #ends <= upper).
+        let mut ends: Vec<u32> = items.iter().map(|it| it.upper).collect();
+        ends.sort_unstable();
+        ends.dedup();
+        let sec = |t: u32| ends.partition_point(|&e| e <= t);
         let sections: Vec<(usize, usize)> = items
             .iter()
             .map(|it| (sec(it.lower), sec(it.upper)))
             .collect();
-        let nsec = points.len().saturating_sub(1);
+        let nsec = ends.len();
         let mut total = vec![0; nsec];
         let mut members = vec![Vec::new(); nsec];
         for (i, (it, &(a, b))) in items.iter().zip(&sections).enumerate() {
@@ -202,25 +242,21 @@ impl<'a> Part<'a> {
         }
     }
 
-    fn preorder(&self, keys: [Key; 3]) -> Vec<usize> {
+    /// `group` sorted by the preorder `keys`, with section totals as they stand now
+    /// (MiniMalloc recomputes them for every sub-problem of a decomposition).
+    fn preorder(&self, mut group: Vec<usize>, keys: [Key; 3]) -> Vec<usize> {
         let value = |i: usize, k: Key| -> u128 {
             let (a, b) = self.sections[i];
             let it = &self.items[i];
+            let width = (it.upper - it.lower) as u128;
             match k {
                 Key::Total => self.total[a..b].iter().copied().max().unwrap_or(0) as u128,
-                Key::Width => (b - a) as u128,
-                Key::Area => it.size as u128 * (it.upper - it.lower) as u128,
+                Key::Width => width,
+                Key::Area => it.size as u128 * width,
             }
         };
-        let mut order: Vec<usize> = (0..self.items.len()).collect();
-        order.sort_by(|&x, &y| {
-            keys.iter()
-                .map(|&k| value(y, k).cmp(&value(x, k)))
-                .find(|o| o.is_ne())
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(x.cmp(&y))
-        });
-        order
+        group.sort_by_cached_key(|&i| (std::cmp::Reverse(keys.map(|k| value(i, k))), i));
+        group
     }
 
     fn solve(mut self, limits: &mut Limits) -> Outcome {
@@ -233,10 +269,16 @@ impl<'a> Part<'a> {
         loop {
             node_limit = node_limit.saturating_mul(2);
             for keys in HEURISTICS {
-                let pre = self.preorder(keys);
+                let pre = self.preorder((0..self.items.len()).collect(), keys);
                 let mut nodes = 0;
                 let all = (0, self.floor.len());
-                match self.dfs(&pre, all, node_limit, &mut nodes, limits, 0) {
+                let mut search = Search {
+                    keys,
+                    node_limit,
+                    nodes: &mut nodes,
+                    limits,
+                };
+                match self.dfs(&pre, all, &mut search, 0) {
                     Some(out) => return out,
                     None if limits.exhausted() => return Outcome::Undecided,
                     None => {}
@@ -244,7 +286,17 @@ impl<'a> Part<'a> {
             }
         }
     }
+}
 
+/// One round of the round robin: its preorder keys and node limit.
+struct Search<'s, 'b> {
+    keys: [Key; 3],
+    node_limit: u64,
+    nodes: &'s mut u64,
+    limits: &'s mut Limits<'b>,
+}
+
+impl Part<'_> {
     /// Searches placements of the unplaced items `pre` (in preorder), which live in the
     /// sections `range` and meet nothing else unplaced. `None` when the node limit ran
     /// out first. Leaves the state as it found it.
@@ -252,21 +304,21 @@ impl<'a> Part<'a> {
         &mut self,
         pre: &[usize],
         range: (usize, usize),
-        node_limit: u64,
-        nodes: &mut u64,
-        limits: &mut Limits,
+        search: &mut Search,
         depth: usize,
     ) -> Option<Outcome> {
-        let mut offset_log: Vec<(u32, Bytes)> = Vec::new();
-        let mut floor_log: Vec<(u32, Bytes)> = Vec::new();
+        let mut logs = Logs::default();
         let root = self.frame(pre, (0, 0));
         let mut stack = vec![root];
         let result = 'search: loop {
             let Some(top) = stack.last_mut() else {
                 break 'search Some(Outcome::Infeasible);
             };
-            if let Some((i, olog, flog)) = top.undo.take() {
-                self.unplace(i, olog, flog, &mut offset_log, &mut floor_log);
+            if let Some(u) = top.undo.take() {
+                self.unplace(u, &mut logs);
+                if u.hatless {
+                    top.next = top.order.len();
+                }
             }
             while top.next < top.order.len() {
                 let (at, r) = top.order[top.next];
@@ -279,14 +331,13 @@ impl<'a> Part<'a> {
                     top.next = top.order.len();
                     break;
                 }
-                if *nodes >= node_limit || limits.exhausted() {
+                if *search.nodes >= search.node_limit || search.limits.exhausted() {
                     break 'search None;
                 }
-                *nodes += 1;
-                limits.nodes += 1;
+                *search.nodes += 1;
+                search.limits.nodes += 1;
                 let i = pre[r as usize];
-                let marks = (offset_log.len(), floor_log.len());
-                self.place(i, at, &mut offset_log, &mut floor_log);
+                let u = self.place(i, at, &mut logs);
                 if self.consistent(at, range) {
                     let (a, e) = self.sections[i];
                     let cutpoints: Vec<usize> = (a..e.saturating_sub(1))
@@ -294,24 +345,18 @@ impl<'a> Part<'a> {
                         .map(|b| b + 1)
                         .collect();
                     if !cutpoints.is_empty() && depth < MAX_DEPTH {
-                        match self
-                            .decompose(pre, range, &cutpoints, node_limit, nodes, limits, depth)
-                        {
-                            Some(Outcome::Infeasible) => {
-                                self.unplace(i, marks.0, marks.1, &mut offset_log, &mut floor_log);
-                                continue;
+                        let out = self.decompose(pre, range, &cutpoints, search, depth);
+                        self.unplace(u, &mut logs);
+                        match out {
+                            Some(Outcome::Infeasible) if u.hatless => {
+                                top.next = top.order.len();
+                                break;
                             }
-                            Some(Outcome::Fits(o)) => {
-                                self.unplace(i, marks.0, marks.1, &mut offset_log, &mut floor_log);
-                                break 'search Some(Outcome::Fits(o));
-                            }
-                            _ => {
-                                self.unplace(i, marks.0, marks.1, &mut offset_log, &mut floor_log);
-                                break 'search None;
-                            }
+                            Some(Outcome::Infeasible) => continue,
+                            other => break 'search other,
                         }
                     }
-                    top.undo = Some((i, marks.0, marks.1));
+                    top.undo = Some(u);
                     let child = self.frame(pre, (at, r));
                     if child.order.is_empty() {
                         let offsets = self.offset.clone();
@@ -320,31 +365,31 @@ impl<'a> Part<'a> {
                     stack.push(child);
                     continue 'search;
                 }
-                self.unplace(i, marks.0, marks.1, &mut offset_log, &mut floor_log);
+                self.unplace(u, &mut logs);
+                if u.hatless {
+                    top.next = top.order.len();
+                }
             }
             stack.pop();
         };
         // Leave the state clean for the next heuristic.
         while let Some(mut f) = stack.pop() {
-            if let Some((i, olog, flog)) = f.undo.take() {
-                self.unplace(i, olog, flog, &mut offset_log, &mut floor_log);
+            if let Some(u) = f.undo.take() {
+                self.unplace(u, &mut logs);
             }
         }
         result
     }
 
     /// The placement of the last item left the unplaced items of `range` in independent
-    /// groups between `cutpoints`: solves each on its own (as MiniMalloc's dynamic
-    /// decomposition does), so a failure in one never re-enumerates another.
-    #[allow(clippy::too_many_arguments)]
+    /// groups between `cutpoints`: solves each on its own (MiniMalloc's dynamic
+    /// decomposition), so a failure in one never re-enumerates another.
     fn decompose(
         &mut self,
         pre: &[usize],
         range: (usize, usize),
         cutpoints: &[usize],
-        node_limit: u64,
-        nodes: &mut u64,
-        limits: &mut Limits,
+        search: &mut Search,
         depth: usize,
     ) -> Option<Outcome> {
         let mut bounds = vec![range.0];
@@ -362,7 +407,8 @@ impl<'a> Part<'a> {
             if group.is_empty() {
                 continue;
             }
-            match self.dfs(&group, (lo, hi), node_limit, nodes, limits, depth + 1)? {
+            let group = self.preorder(group, search.keys);
+            match self.dfs(&group, (lo, hi), search, depth + 1)? {
                 Outcome::Fits(o) => {
                     for &j in &group {
                         result[j] = o[j];
@@ -396,19 +442,26 @@ impl<'a> Part<'a> {
         }
     }
 
-    fn place(
-        &mut self,
-        i: usize,
-        at: Bytes,
-        olog: &mut Vec<(u32, Bytes)>,
-        flog: &mut Vec<(u32, Bytes)>,
-    ) {
+    /// Places item `i` at `at`: raises its unplaced neighbours' min offsets, takes its
+    /// size out of its sections' totals and raises their floors.
+    fn place(&mut self, i: usize, at: Bytes, logs: &mut Logs) -> Undo {
+        let undo = Undo {
+            item: i,
+            offsets_mark: logs.offsets.len(),
+            floors_mark: logs.floors.len(),
+            hatless: true,
+        };
+        let mut hatless = true;
         self.offset[i] = at;
         let top = at + self.items[i].size;
         for &j in &self.overlaps[i] {
             let j = j as usize;
-            if self.offset[j] == NONE && self.min_offset[j] < top {
-                olog.push((j as u32, self.min_offset[j]));
+            if self.offset[j] != NONE {
+                continue;
+            }
+            hatless = false;
+            if self.min_offset[j] < top {
+                logs.offsets.push((j as u32, self.min_offset[j]));
                 self.min_offset[j] = top;
                 let (a, b) = self.sections[j];
                 for s in a..b {
@@ -424,7 +477,7 @@ impl<'a> Part<'a> {
             *c -= 1;
         }
         for s in a..b {
-            flog.push((s as u32, self.floor[s]));
+            logs.floors.push((s as u32, self.floor[s]));
             self.floor[s] = top;
             self.total[s] -= self.items[i].size;
         }
@@ -440,27 +493,22 @@ impl<'a> Part<'a> {
                 .map(|j| self.min_offset[j])
                 .min();
             if let Some(m) = lowest.filter(|&m| m > self.floor[s]) {
-                flog.push((s as u32, self.floor[s]));
+                logs.floors.push((s as u32, self.floor[s]));
                 self.floor[s] = m;
             }
         }
         self.affected.clear();
+        Undo { hatless, ..undo }
     }
 
-    fn unplace(
-        &mut self,
-        i: usize,
-        omark: usize,
-        fmark: usize,
-        olog: &mut Vec<(u32, Bytes)>,
-        flog: &mut Vec<(u32, Bytes)>,
-    ) {
-        for (j, v) in olog.drain(omark..).rev() {
+    fn unplace(&mut self, u: Undo, logs: &mut Logs) {
+        for (j, v) in logs.offsets.drain(u.offsets_mark..).rev() {
             self.min_offset[j as usize] = v;
         }
-        for (s, v) in flog.drain(fmark..).rev() {
+        for (s, v) in logs.floors.drain(u.floors_mark..).rev() {
             self.floor[s as usize] = v;
         }
+        let i = u.item;
         let (a, b) = self.sections[i];
         for c in &mut self.cuts[a..b.saturating_sub(1).max(a)] {
             *c += 1;
