@@ -2,19 +2,12 @@
 //! walks its static schedule once, node by node, one tick per planned node).
 
 use super::{Driver, DriverOptions, DEFAULT_CAPACITY};
-use crate::manager::{round_up_to_alignment, Layout, MemoryManager, MemoryPlane, NodeId};
+use crate::manager::{round_up_to_alignment, Layout, MemoryManager, MemoryPlane, NodeId, SpaceId};
 use crate::model::{Component, Plan};
-use crate::schedule::{Node, Output, Port, Schedule};
+use crate::schedule::{Consumer, Node, Output, Port, Schedule};
 use crate::Result;
-
-/// Where a node's output may be written over one of its inputs (wrap-around).
-struct Candidate {
-    plane: MemoryPlane,
-    /// Bytes of the input plane that may be overwritten.
-    wrap_size: u64,
-    /// Bytes the space must grow by for the output to fit.
-    extra: u64,
-}
+use std::collections::btree_map::Entry;
+use std::collections::BTreeMap;
 
 pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
     let multi = opts.driver == Driver::MultipleMems;
@@ -41,6 +34,9 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
     priority.sort_by_key(|&c| components[c].priority);
 
     let mut steps = schedule.steps();
+    // Auto-concat: the space (and offset in it) of each Concat already planned
+    // together with its first input.
+    let mut concats: BTreeMap<NodeId, (SpaceId, u64)> = BTreeMap::new();
     for (id, node) in schedule.nodes.iter().enumerate() {
         if multi && node.producer {
             mm.mark_producer(id);
@@ -49,25 +45,41 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
             release(&mut mm, multi, id)?;
             continue;
         }
+        if concats.contains_key(&id) {
+            // Planned with its first input; Aidge does not tick for it.
+            release(&mut mm, multi, id)?;
+            continue;
+        }
         steps[id].clock = Some(mm.current_tick().max(0) as u32);
-        let childs = children(node);
         for (o, out) in node.outputs.iter().enumerate() {
             if !is_planned(out) {
                 continue;
             }
+            let childs = consumers(out);
             let mut req = out.required_memory.wrapping_mul(out.element_bytes);
             if multi {
                 req = round_up_to_alignment(req, opts.alignment);
             }
             let layout = Layout::FLAT;
+            if opts.driver == Driver::AutoConcat {
+                if let Some(target) = concat_target(schedule, out) {
+                    let concat = place_in_concat(schedule, &mut mm, &mut concats, id, req, target)?;
+                    steps[target.node]
+                        .clock
+                        .get_or_insert(mm.space(concat).allocated.max(0) as u32);
+                    continue;
+                }
+            }
             let reuse = if opts.driver == Driver::AutoConcat {
-                None
+                // No checkInPlace here: only the wrap-around scan reuses inputs.
+                match opts.wrap_around {
+                    true => wrap_candidate(schedule, &mm, node, out, req)?,
+                    false => None,
+                }
             } else if let Some(plane) = in_place(schedule, &mm, node, o, req)? {
                 Some((plane, 0))
-            } else if opts.wrap_around {
-                wrap_candidate(schedule, &mm, node, req)?
-                    .filter(|c| c.wrap_size > 0)
-                    .map(|c| (c.plane, c.extra))
+            } else if opts.wrap_around && !multi {
+                wrap_candidate(schedule, &mm, node, out, req)?
             } else {
                 None
             };
@@ -131,13 +143,12 @@ fn release(mm: &mut MemoryManager, multi: bool, id: NodeId) -> Result<u64> {
     }
 }
 
-/// Aidge's `node->getChildren()`: every consumer of every output, as a set.
-fn children(node: &Node) -> Vec<NodeId> {
-    let mut c: Vec<NodeId> = node
-        .outputs
-        .iter()
-        .flat_map(|o| o.consumers.iter().map(|c| c.node))
-        .collect();
+/// Aidge 0.10.1's `node->getChildren(outputIdx)`: the readers of one output,
+/// as a set. They become the dependencies of the output's space, so each
+/// output of a multi-output node is released on its own (a Split's parts free
+/// as soon as their own reader ran).
+fn consumers(out: &Output) -> Vec<NodeId> {
+    let mut c: Vec<NodeId> = out.consumers.iter().map(|c| c.node).collect();
     c.sort_unstable();
     c.dedup();
     c
@@ -197,17 +208,30 @@ fn in_place(
     parent_plane(schedule, mm, port)
 }
 
-/// The input plane the output may wrap over: the scan of Aidge's
-/// `generateMemory` over the node's data inputs (wrap-around mode).
+/// The input plane the output may wrap over, and the `extra` bytes the space
+/// must hold beyond it: the wrap-around scan of Aidge 0.10.1's drivers, as
+/// established against the wheel (docs/aidge-parity.md, "Drivers"):
+/// - an output nobody reads (a graph output) is never wrapped over an input;
+/// - an input is a candidate when its parent output has this node as single
+///   reader, is planned and live, and either it is wrappable (`protected <
+///   data`) or the output fits after it without wrapping;
+/// - the first candidate whose plane covers its protected bytes is taken, a
+///   later one only when it leaves more reusable bytes (`getSize() - protected`);
+/// - `extra` is the chosen input's protected bytes: the bytes the kernel still
+///   reads when it starts writing (0.10.1's `reallocate` then needs
+///   `max(fullSize, start) + extra`).
 fn wrap_candidate(
     schedule: &Schedule,
     mm: &MemoryManager,
     node: &Node,
+    output: &Output,
     req: u64,
-) -> Result<Option<Candidate>> {
-    let mut best: Option<Candidate> = None;
+) -> Result<Option<(MemoryPlane, u64)>> {
+    if output.consumers.is_empty() {
+        return Ok(None);
+    }
+    let mut best: Option<(MemoryPlane, u64)> = None;
     let mut wrap_size = 0u64;
-    let mut extra = 0u64;
     for input in &node.inputs {
         let Some(port) = input.parent else { continue };
         let out = &schedule.nodes[port.node].outputs[port.output];
@@ -220,27 +244,92 @@ fn wrap_candidate(
         let space = mm.space(plane.space);
         let rd = input.required_data.wrapping_mul(out.element_bytes);
         let rp = input.required_protected.wrapping_mul(out.element_bytes);
-        let wrappable = rp < rd;
         let start = plane.final_offset(space).wrapping_sub(space.offset);
-        if wrappable || !mm.is_wrap_around(plane.space, start, req, Layout::FLAT) {
-            if plane.footprint() > wrap_size.wrapping_add(rp) {
-                wrap_size = plane.footprint() - rp;
-                if req > wrap_size {
-                    extra = req - wrap_size;
-                }
-                best = Some(Candidate {
-                    plane,
-                    wrap_size,
-                    extra,
-                });
-            }
-            if extra == 0 {
-                break;
+        if rp < rd || !mm.is_wrap_around(plane.space, start, req, Layout::FLAT) {
+            let size = plane.footprint();
+            let better = match best {
+                None => size >= rp,
+                Some(_) => size > wrap_size.wrapping_add(rp),
+            };
+            if better {
+                wrap_size = size - rp;
+                best = Some((plane, rp));
             }
         }
     }
-    Ok(best.map(|mut c| {
-        c.extra = extra;
-        c
-    }))
+    Ok(best)
+}
+
+/// The Concat that the auto-concat driver writes `output` into directly: its
+/// single reader, when that reader is a `Concat` all of whose inputs come from
+/// outputs read by it alone (otherwise Aidge plans the Concat like any node).
+fn concat_target(schedule: &Schedule, output: &Output) -> Option<Consumer> {
+    let [target] = output.consumers.as_slice() else {
+        return None;
+    };
+    let concat = &schedule.nodes[target.node];
+    if concat.kind != "Concat" {
+        return None;
+    }
+    let fed_alone = concat.inputs.iter().all(|i| {
+        i.parent
+            .is_some_and(|p| schedule.nodes[p.node].outputs[p.output].consumers.len() == 1)
+    });
+    fed_alone.then_some(*target)
+}
+
+/// Auto-concat placement of output bytes `req` of node `id`, input
+/// `target.input` of a Concat: a plane of the Concat's space at the bytes of
+/// the inputs before it, with the Concat's size as stride. The first input to
+/// run allocates the space (the Concat's size, plus the offset that input
+/// lands at) and registers the Concat's own plane at its start. As in the
+/// 0.10.1 wheel the plane's `size` is `req - offset` (wrapping: inputs after
+/// the first half of the Concat get 0 or a huge size), and dependencies are
+/// the Concat's readers. Returns the space.
+fn place_in_concat(
+    schedule: &Schedule,
+    mm: &mut MemoryManager,
+    concats: &mut BTreeMap<NodeId, (SpaceId, u64)>,
+    id: NodeId,
+    req: u64,
+    target: Consumer,
+) -> Result<SpaceId> {
+    let concat = &schedule.nodes[target.node];
+    let offset = concat.inputs[..target.input].iter().fold(0u64, |acc, i| {
+        let eb = i.parent.map_or(1, |p| {
+            schedule.nodes[p.node].outputs[p.output].element_bytes
+        });
+        acc.wrapping_add(i.required_data.wrapping_mul(eb))
+    });
+    let (creq, cchilds) = match concat.outputs.first() {
+        Some(o) => (
+            o.required_memory.wrapping_mul(o.element_bytes),
+            consumers(o),
+        ),
+        None => (0, Vec::new()),
+    };
+    let layout = Layout::new(creq, 1, 1);
+    let size = req.wrapping_sub(offset);
+    let (space, base) = match concats.get(&target.node) {
+        Some(&at) => at,
+        None => {
+            let p = mm.allocate(creq, &cchilds, Layout::FLAT);
+            (p.space, p.offset)
+        }
+    };
+    mm.reallocate_node(
+        space,
+        id,
+        base.wrapping_add(offset),
+        size,
+        false,
+        0,
+        &cchilds,
+        layout,
+    )?;
+    if let Entry::Vacant(first) = concats.entry(target.node) {
+        mm.reallocate_node(space, target.node, base, creq, false, 0, &cchilds, layout)?;
+        first.insert((space, base));
+    }
+    Ok(space)
 }
