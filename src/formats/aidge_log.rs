@@ -461,10 +461,16 @@ pub fn write(plan: &Plan, dialect: LogDialect) -> String {
             v.push(p);
         }
     }
-    let hex = |v: Bytes| match dialect {
+    let hex = |v: u128| match dialect {
         LogDialect::Python { .. } => format!("0x{v:08X}U"),
         LogDialect::N2d2 => format!("0x{v:08x}U"),
         LogDialect::AidgeCpp => format!("{v:#08x}U"),
+    };
+    // End of a part: Python adds unbounded integers (a wrapped size near 2^64,
+    // as auto-concat's size quirk makes, prints past 2^64); C++ wraps in size_t.
+    let end = |offset: Bytes, size: Bytes| match dialect {
+        LogDialect::Python { .. } => offset as u128 + size as u128,
+        _ => offset.wrapping_add(size) as u128,
     };
     let mut out = String::new();
     for (step, planes) in plan.steps.iter().zip(&mut by_step) {
@@ -479,11 +485,19 @@ pub fn write(plan: &Plan, dialect: LogDialect) -> String {
             ":\n"
         });
         for (idx, p) in planes.iter().enumerate() {
-            let (co, ce) = (p.cont_offset, p.cont_offset.saturating_add(p.cont_size));
-            out.push_str(&format!("  {idx} {co} ({}) -> {ce} ({})", hex(co), hex(ce)));
+            let (co, ce) = (p.cont_offset, end(p.cont_offset, p.cont_size));
+            out.push_str(&format!(
+                "  {idx} {co} ({}) -> {ce} ({})",
+                hex(co as u128),
+                hex(ce)
+            ));
             if p.wrap_size > 0 {
-                let (wo, we) = (p.wrap_offset, p.wrap_offset.saturating_add(p.wrap_size));
-                out.push_str(&format!(" + {wo} ({}) -> {we} ({})", hex(wo), hex(we)));
+                let (wo, we) = (p.wrap_offset, end(p.wrap_offset, p.wrap_size));
+                out.push_str(&format!(
+                    " + {wo} ({}) -> {we} ({})",
+                    hex(wo as u128),
+                    hex(we)
+                ));
             }
             out.push_str(&format!(" [{}] @ {}", p.footprint(), p.allocated));
             if let Some(space) = plan.spaces.get(p.space) {
