@@ -124,10 +124,12 @@ def aidge_plan(scheduler, driver="multiple_mems", wrap=False, optimize=None,
             memory_components_capacities=list(capacities),
             memory_components_priorities=list(priorities))
     elif driver == "memory":
-        mm = scheduler.generate_memory(inc_producers=inc_producers, wrap_around_buffer=wrap)
+        mm = scheduler.generate_memory(inc_producers=inc_producers, wrap_around_buffer=wrap,
+                                       memory_alignment=alignment)
     elif driver == "auto_concat":
         mm = scheduler.generate_memory_auto_concat(inc_producers=inc_producers,
-                                                   wrap_around_buffer=wrap)
+                                                   wrap_around_buffer=wrap,
+                                                   memory_alignment=alignment)
     else:
         raise ValueError(f"unknown driver {driver!r} (multiple_mems, memory, auto_concat)")
     if optimize not in (None, "None", "OptimizeNone"):
@@ -170,21 +172,22 @@ def plan_of(scheduler, mm, components=None, alignment=1):
 
 
 def export(scheduler, path, driver="multiple_mems", wrap=False, optimize=None,
-           inc_producers=False):
+           inc_producers=False, alignment=1):
     """Writes the memplan JSON file of `scheduler` (after forward_dims and
     generate_scheduling) to `path`: its schedule and Aidge's plan for it.
 
     driver: "multiple_mems" (0.10.1 default; one 1e9-byte component), "memory"
     (generate_memory) or "auto_concat" (generate_memory_auto_concat); wrap: the
     wrap_around_buffer flag of the last two; optimize: an OptimizeStrategy name
-    applied to Aidge's plan afterwards (e.g. "OptimizeMaxLifetimeMaxSizeFirst")."""
-    mm = aidge_plan(scheduler, driver, wrap, optimize, inc_producers)
+    applied to Aidge's plan afterwards (e.g. "OptimizeMaxLifetimeMaxSizeFirst");
+    alignment: the drivers' memory_alignment (each output's bytes rounded up to it)."""
+    mm = aidge_plan(scheduler, driver, wrap, optimize, inc_producers, alignment)
     components = None
     if driver == "multiple_mems":
         components = [{"name": "MEM_0", "capacity": 1000000000, "priority": 0}]
     doc = {"format": "memplan", "version": 1,
            "schedule": schedule_of(scheduler),
-           "plan": plan_of(scheduler, mm, components)}
+           "plan": plan_of(scheduler, mm, components, alignment)}
     with open(path, "w") as f:
         json.dump(doc, f, separators=(",", ":"))
     return doc

@@ -37,7 +37,8 @@ pub struct DriverOptions {
     pub wrap_around: bool,
     /// `MemoryManager::optimize` strategy applied after the driver.
     pub optimize: Option<Strategy>,
-    /// `memory_alignment` of multiple-mems (1 = none).
+    /// `memory_alignment` (1 = none): every driver rounds each output's bytes up
+    /// to a multiple of it.
     pub alignment: u64,
     /// Memory components of multiple-mems; empty = one component of 1e9 bytes.
     pub components: Vec<Component>,

@@ -56,14 +56,21 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
                 continue;
             }
             let childs = consumers(out);
-            let mut req = out.required_memory.wrapping_mul(out.element_bytes);
-            if multi {
-                req = round_up_to_alignment(req, opts.alignment);
-            }
+            // Every driver rounds the bytes it reserves up to `memory_alignment`;
+            // checkInPlace and the auto-concat offsets compare unrounded bytes.
+            let raw = out.required_memory.wrapping_mul(out.element_bytes);
+            let req = round_up_to_alignment(raw, opts.alignment);
             let layout = Layout::FLAT;
             if opts.driver == Driver::AutoConcat {
                 if let Some(target) = concat_target(schedule, out) {
-                    let concat = place_in_concat(schedule, &mut mm, &mut concats, id, req, target)?;
+                    let concat = place_in_concat(
+                        schedule,
+                        &mut mm,
+                        &mut concats,
+                        (id, raw),
+                        opts.alignment,
+                        target,
+                    )?;
                     steps[target.node]
                         .clock
                         .get_or_insert(mm.space(concat).allocated.max(0) as u32);
@@ -76,7 +83,7 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
                     true => wrap_candidate(schedule, &mm, node, out, req)?,
                     false => None,
                 }
-            } else if let Some(plane) = in_place(schedule, &mm, node, o, req)? {
+            } else if let Some(plane) = in_place(schedule, &mm, node, o, raw)? {
                 Some((plane, 0))
             } else if opts.wrap_around && !multi {
                 wrap_candidate(schedule, &mm, node, out, req)?
@@ -131,7 +138,7 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
     if multi {
         plan.components = components;
     }
-    plan.alignment = if multi { opts.alignment } else { 1 };
+    plan.alignment = opts.alignment;
     Ok(plan)
 }
 
@@ -278,20 +285,20 @@ fn concat_target(schedule: &Schedule, output: &Output) -> Option<Consumer> {
     fed_alone.then_some(*target)
 }
 
-/// Auto-concat placement of output bytes `req` of node `id`, input
+/// Auto-concat placement of output `(id, req)` (node, unaligned bytes), input
 /// `target.input` of a Concat: a plane of the Concat's space at the bytes of
-/// the inputs before it, with the Concat's size as stride. The first input to
-/// run allocates the space (the Concat's size, plus the offset that input
-/// lands at) and registers the Concat's own plane at its start. As in the
-/// 0.10.1 wheel the plane's `size` is `req - offset` (wrapping: inputs after
-/// the first half of the Concat get 0 or a huge size), and dependencies are
-/// the Concat's readers. Returns the space.
+/// the inputs before it, with the Concat's size (rounded to `alignment`) as
+/// stride. The first input to run allocates the space (the Concat's size, plus
+/// the offset that input lands at) and registers the Concat's own plane at its
+/// start. As in the 0.10.1 wheel the plane's `size` is `req - offset`
+/// (wrapping: inputs after the first half of the Concat get 0 or a huge size),
+/// and dependencies are the Concat's readers. Returns the space.
 fn place_in_concat(
     schedule: &Schedule,
     mm: &mut MemoryManager,
     concats: &mut BTreeMap<NodeId, (SpaceId, u64)>,
-    id: NodeId,
-    req: u64,
+    (id, req): (NodeId, u64),
+    alignment: u64,
     target: Consumer,
 ) -> Result<SpaceId> {
     let concat = &schedule.nodes[target.node];
@@ -303,7 +310,7 @@ fn place_in_concat(
     });
     let (creq, cchilds) = match concat.outputs.first() {
         Some(o) => (
-            o.required_memory.wrapping_mul(o.element_bytes),
+            round_up_to_alignment(o.required_memory.wrapping_mul(o.element_bytes), alignment),
             consumers(o),
         ),
         None => (0, Vec::new()),
