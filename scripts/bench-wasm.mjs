@@ -4,8 +4,8 @@
 //
 //   node scripts/bench-wasm.mjs [--millis N] [--synthetic] [--no-build] PATH...
 //
-// Builds the library for wasm32 and binds it for node into target/bench-wasm/
-// (wasm-bindgen --target nodejs), then prints one Markdown table.
+// Builds the library for wasm32 and binds it for node (wasm-bindgen --target nodejs)
+// into $CARGO_TARGET_DIR/bench-wasm/ (default target/), then prints one Markdown table.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -24,13 +24,15 @@ for (let i = 0; i < args.length; i++) {
   else paths.push(args[i]);
 }
 
-const out = join(root, "target", "bench-wasm");
+// Honours CARGO_TARGET_DIR, as scripts/build.sh does.
+const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
+const out = join(target, "bench-wasm");
 if (build || !existsSync(join(out, "memplan.js"))) {
   const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, stdio: "inherit" });
   run("cargo", ["build", "--lib", "--release", "--target", "wasm32-unknown-unknown"]);
   run("wasm-bindgen", [
     "--target", "nodejs", "--no-typescript", "--out-dir", out,
-    join(root, "target", "wasm32-unknown-unknown", "release", "memplan.wasm"),
+    join(target, "wasm32-unknown-unknown", "release", "memplan.wasm"),
   ]);
 }
 // The crate's package.json says "type": "module"; the nodejs glue is CommonJS.

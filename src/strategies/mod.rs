@@ -6,7 +6,8 @@
 //! - [`Strategy::GreedyByConflicts`]: TVM USMP's greedy by conflicts.
 //! - [`Strategy::Search`]: MiniMalloc-style exact search ([`search`]) over capacities
 //!   between the lower bound and the best greedy peak.
-//! - [`Strategy::Best`]: every greedy, then the search, within the budget.
+//! - [`Strategy::Best`]: seven greedy orders, iterated greedy from the best one,
+//!   then the search, within the budget.
 //!
 //! Every result is a valid placement; `proven_optimal` says when its peak is known to
 //! be the smallest (it equals the lower bound, or the search proved nothing lower fits).
@@ -353,8 +354,9 @@ impl Run<'_> {
         }
     }
 
-    /// Searches capacities below `start`'s peak: the lower bound first (where the
-    /// search succeeds most often), then a stated capacity, then bisection. Returns
+    /// Searches capacities below `start`'s peak: a stated capacity first (the file's
+    /// promise that it fits), then the lower bound (where the search succeeds most
+    /// often), then bisection. Returns
     /// the best offsets, whether they beat `start`, and whether the search proved
     /// that no smaller peak exists.
     fn search(&mut self, start: Vec<Bytes>, capacity: Option<Bytes>) -> (Vec<Bytes>, bool, bool) {
