@@ -96,18 +96,22 @@ def schedule_of(scheduler):
         for o in range(node.get_nb_outputs()):
             t = op.get_output(o)
             eb = _dtype_bytes(t)
-            consumers = []
+            consumers, param_readers = [], []
             for child, cin in node.outputs()[o]:
                 c = idx(child)
-                if c is None or cin not in data_idx[c]:
+                if c is None:
                     continue
-                consumers.append({"node": c, "input": data_idx[c].index(cin)})
+                if cin in data_idx[c]:
+                    consumers.append({"node": c, "input": data_idx[c].index(cin)})
+                elif c not in param_readers:
+                    param_readers.append(c)
             outputs.append({
                 "dims": list(t.dims), "element_bytes": eb, "bytes": t.size * eb,
                 "required_memory": _required_memory(op, o),
                 "graph_output": (node.name(), o) in graph_outputs,
                 "data_format": str(t.dformat).split(".")[-1].split(":")[0].strip("<> "),
                 "consumers": consumers,
+                "param_readers": param_readers,
             })
         nodes.append({"name": node.name(), "type": node.type(), "producer": _is_producer(node),
                       "inputs": inputs, "outputs": outputs})

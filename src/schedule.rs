@@ -107,10 +107,15 @@ pub struct Output {
     /// `getRequiredMemory`; the element count by default).
     #[serde(default)]
     pub required_memory: u64,
-    /// Every reader of this output, in the graph's child order (Aidge's
-    /// `getChildren(output)`), including readers that are not scheduled.
+    /// Every reader of this output through a data input, in the graph's child
+    /// order (Aidge's `getChildren(output)` restricted to data inputs).
     #[serde(default)]
     pub consumers: Vec<Consumer>,
+    /// Nodes reading this output through a parameter input (a Producer's
+    /// weights read by a Conv). Aidge counts them among the output's children:
+    /// they are the dependencies of a Producer's space with `inc_producers`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub param_readers: Vec<usize>,
     /// True when the output is an output of the whole graph (Aidge's
     /// `getOrderedOutputs()`). Aidge 0.10.1 plans no memory for an output that
     /// has no consumer and is not a graph output (e.g. MaxPool's unused indices).
@@ -131,6 +136,7 @@ impl Schedule {
     /// Checks every cross-reference: parents and consumers name existing nodes,
     /// outputs and inputs; each consumer's input names this output as its parent
     /// and vice versa; parents run before their readers (no cycles); sizes agree.
+    /// Inputs are checked first for every node, then consumers.
     /// Errors carry the JSON path inside a memplan file (`$.schedule...`).
     pub fn validate(&self) -> Result<()> {
         let n = self.nodes.len();
@@ -179,6 +185,10 @@ impl Schedule {
                     ));
                 }
             }
+        }
+        // Consumers second, so that a dangling or backward parent is reported at the
+        // input that names it rather than as a consumer mismatch.
+        for (i, node) in self.nodes.iter().enumerate() {
             for (o, out) in node.outputs.iter().enumerate() {
                 let opath = format!("$.schedule.nodes[{i}].outputs[{o}]");
                 if out.element_bytes == 0 {
@@ -186,6 +196,14 @@ impl Schedule {
                         format!("{opath}.element_bytes"),
                         "expected a positive number of bytes per element",
                     ));
+                }
+                for (r, &reader) in out.param_readers.iter().enumerate() {
+                    if reader >= n {
+                        return Err(Error::at_path(
+                            format!("{opath}.param_readers[{r}]"),
+                            format!("node {reader} does not exist (the schedule has {n} nodes)"),
+                        ));
+                    }
                 }
                 for (c, cons) in out.consumers.iter().enumerate() {
                     let cpath = format!("{opath}.consumers[{c}]");

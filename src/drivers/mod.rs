@@ -31,7 +31,8 @@ pub enum Driver {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DriverOptions {
     pub driver: Driver,
-    /// Plan Producers too (Aidge's `inc_producers`); they then tick.
+    /// Plan Producers too (Aidge's `inc_producers`); they then tick, except in
+    /// multiple-mems.
     pub inc_producers: bool,
     /// Aidge's `wrap_around_buffer` (ignored by multiple-mems, which has none).
     pub wrap_around: bool,

@@ -129,7 +129,11 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
             }
         }
         release(&mut mm, multi, id)?;
-        mm.tick();
+        // With inc_producers, multiple-mems plans Producers without ticking
+        // (all at the clock of the next node); the other drivers tick for them.
+        if !(multi && node.producer) {
+            mm.tick();
+        }
     }
     if let Some(strategy) = opts.optimize {
         mm.optimize(strategy)?;
@@ -150,12 +154,13 @@ fn release(mm: &mut MemoryManager, multi: bool, id: NodeId) -> Result<u64> {
     }
 }
 
-/// Aidge 0.10.1's `node->getChildren(outputIdx)`: the readers of one output,
-/// as a set. They become the dependencies of the output's space, so each
-/// output of a multi-output node is released on its own (a Split's parts free
-/// as soon as their own reader ran).
+/// Aidge 0.10.1's `node->getChildren(outputIdx)`: the readers of one output
+/// (data and parameter inputs), as a set. They become the dependencies of the
+/// output's space, so each output of a multi-output node is released on its
+/// own (a Split's parts free as soon as their own reader ran).
 fn consumers(out: &Output) -> Vec<NodeId> {
     let mut c: Vec<NodeId> = out.consumers.iter().map(|c| c.node).collect();
+    c.extend(&out.param_readers);
     c.sort_unstable();
     c.dedup();
     c
@@ -181,7 +186,12 @@ fn parent_plane(
 /// Aidge 0.10.1 plans an output only when something reads it or the graph
 /// returns it.
 pub(super) fn is_planned(out: &Output) -> bool {
-    !out.consumers.is_empty() || out.graph_output
+    readers(out) > 0 || out.graph_output
+}
+
+/// `getChildren(outputIdx).size()`: readers through data and parameter inputs.
+fn readers(out: &Output) -> usize {
+    out.consumers.len() + out.param_readers.len()
 }
 
 /// `SequentialScheduler::checkInPlace(node, o)`, read from the wheel: output
@@ -205,7 +215,7 @@ fn in_place(
     };
     let src = &schedule.nodes[port.node].outputs[port.output];
     let out = &node.outputs[o];
-    let fits = src.consumers.len() <= 1
+    let fits = readers(src) <= 1
         && input.required_protected == 0
         && src.data_format == out.data_format
         && input.required_data.wrapping_mul(src.element_bytes) == req;
@@ -234,7 +244,7 @@ fn wrap_candidate(
     output: &Output,
     req: u64,
 ) -> Result<Option<(MemoryPlane, u64)>> {
-    if output.consumers.is_empty() {
+    if readers(output) == 0 {
         return Ok(None);
     }
     let mut best: Option<(MemoryPlane, u64)> = None;
@@ -242,7 +252,7 @@ fn wrap_candidate(
     for input in &node.inputs {
         let Some(port) = input.parent else { continue };
         let out = &schedule.nodes[port.node].outputs[port.output];
-        if out.consumers.len() != 1 {
+        if readers(out) != 1 {
             continue;
         }
         let Some(plane) = parent_plane(schedule, mm, port)? else {
@@ -274,13 +284,16 @@ fn concat_target(schedule: &Schedule, output: &Output) -> Option<Consumer> {
     let [target] = output.consumers.as_slice() else {
         return None;
     };
+    if !output.param_readers.is_empty() {
+        return None;
+    }
     let concat = &schedule.nodes[target.node];
     if concat.kind != "Concat" {
         return None;
     }
     let fed_alone = concat.inputs.iter().all(|i| {
         i.parent
-            .is_some_and(|p| schedule.nodes[p.node].outputs[p.output].consumers.len() == 1)
+            .is_some_and(|p| readers(&schedule.nodes[p.node].outputs[p.output]) == 1)
     });
     fed_alone.then_some(*target)
 }

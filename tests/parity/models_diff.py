@@ -2,7 +2,8 @@
 log) with the real aidge_core 0.10.1 wheel, on real models and built graphs.
 
 For every case (the ONNX models of $MEMPLAN_BENCH/models, default /work/shared/bench,
-and the graphs of aidge_cases.py built with aidge_core's API: branches + Concat,
+resnet18 with Conv+ReLU fused into meta-operators (EXTRA_CASES), and the graphs of
+aidge_cases.py built with aidge_core's API: branches + Concat,
 residual adds, a multi-output Split) and every option combination of
 $MEMPLAN_BENCH/aidge/ (plus a few the bench lacks, see EXTRA_COMBOS), in this one
 process and from one scheduler per case (Aidge's node order can differ between
@@ -10,7 +11,8 @@ processes, so the schedule and Aidge's plan must come from the same one):
 
 1. run Aidge's driver on the scheduler and write the memplan JSON the exporter
    (python/memplan_aidge.py) writes: the schedule and Aidge's plan;
-2. `memplan plan FILE --driver D [--wrap] [--optimize S] [--alignment N] -o out.json`;
+2. `memplan plan FILE --driver D [--wrap] [--optimize S] [--alignment N] [--inc-producers]
+   -o out.json`;
 3. compare out.json's plan with Aidge's plane by plane (node, index, clock, offset,
    size, stride, length, count, contiguous and wrapped parts, the space's offset,
    size, allocation, release and pending dependencies), then the max lifetime;
@@ -48,11 +50,32 @@ TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 MEMPLAN = TARGET / "release" / "memplan"
 
 # Combinations the bench does not hold that memplan reproduces too: optimize
-# after a wrap-around plan, and memory_alignment (100: rounds nearly every size)
-# in each driver. (auto-concat with wrap-around and inc_producers are not
-# reproduced yet: docs/aidge-parity.md, "Drivers".)
-EXTRA_COMBOS = ["single-wrap-OptimizeMaxLifetimeMaxSizeFirst", "multi-align100-None",
-                "single-align100-None", "single-wrap-align100-None", "autoconcat-align100-None"]
+# after a wrap-around plan, memory_alignment (100: rounds nearly every size) and
+# inc_producers in each driver. (auto-concat with wrap-around is not reproduced:
+# docs/aidge-parity.md, "Drivers".)
+EXTRA_COMBOS = ["single-wrap-OptimizeMaxLifetimeMaxSizeFirst",
+                "multi-align100-None", "single-align100-None", "single-wrap-align100-None",
+                "autoconcat-align100-None",
+                "multi-incprod-None", "single-incprod-None", "single-wrap-incprod-None",
+                "autoconcat-incprod-None"]
+
+
+def resnet18_fused():
+    """resnet18 with every PaddedConv2D->ReLU fused into a meta-operator, as the
+    README flow does (meta-operators answer required data through their inner nodes)."""
+    import gzip
+    import shutil
+
+    import aidge_onnx
+    tmp = pathlib.Path(tempfile.mkdtemp()) / "resnet18.onnx"
+    with gzip.open(BENCH / "models" / "resnet18.onnx.gz") as f, open(tmp, "wb") as g:
+        shutil.copyfileobj(f, g)
+    graph = aidge_onnx.load_onnx(str(tmp))
+    aidge_core.fuse_to_metaops(graph, "PaddedConv2D->ReLU", "ConvReLU")
+    return aidge_cases._schedule(graph, [[1, 3, 224, 224]])
+
+
+EXTRA_CASES = {"resnet18_fused": resnet18_fused}
 
 
 def bench_combos():
@@ -168,14 +191,15 @@ def main(argv):
               "CARGO_TARGET_DIR) or tests/parity/run.py")
         print("0 passed, 1 failed")
         return 1
-    cases = argv[1:] or aidge_cases.CASES
+    cases = argv[1:] or aidge_cases.CASES + list(EXTRA_CASES)
     combos = bench_combos() + EXTRA_COMBOS
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         for case in cases:
             start = time.monotonic()
-            scheduler = aidge_cases.scheduler(case)
+            build = EXTRA_CASES.get(case)
+            scheduler = build() if build else aidge_cases.scheduler(case)
             for tag in combos:
                 try:
                     d = check(scheduler, case, tag, tmp)
