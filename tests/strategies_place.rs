@@ -161,6 +161,26 @@ fn search_solves_minimalloc_challenging_sets_at_their_lower_bounds() {
     }
 }
 
+/// The SOMAS and IOPDDL sets, where MiniMalloc reaches the lower bound (BERT-base in
+/// 65 s): the search does too, with the same generous budget as above.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release only: minutes in a debug build")]
+fn search_reaches_the_lower_bound_on_somas_and_iopddl_sets() {
+    for (name, list) in sets("idealloc") {
+        if name.contains("iree_") {
+            continue;
+        }
+        let budget = Budget {
+            max_nodes: u64::MAX,
+            ..Budget::millis(120_000)
+        };
+        let p = place(&list, Strategy::Search, &budget).unwrap();
+        assert_valid(&name, &list, &p);
+        assert_eq!(p.peak, p.lower_bound, "{name}");
+        assert!(p.proven_optimal, "{name}");
+    }
+}
+
 /// `best` stops at its node limit (deterministic, unlike time) and at the cancel flag,
 /// and still answers with a valid placement.
 #[test]

@@ -129,13 +129,19 @@ struct Part<'a> {
     /// ... and the sizes still to place there.
     total: Vec<Bytes>,
     /// Items live in each section.
+    /// The unplaced ones first: `members[s][..live[s]]` are exactly the unplaced
+    /// items of section `s` (placing swaps an item behind them; undoing, always of
+    /// the latest placement, only moves the boundary back).
     members: Vec<Vec<u32>>,
+    live: Vec<usize>,
+    /// Position of item `i` in `members[s]`, at `slot[i][s - first section of i]`.
+    slot: Vec<Vec<u32>>,
     /// Per boundary `b` (between sections `b` and `b + 1`): unplaced items crossing it.
     /// At zero, the items left on either side no longer interact.
     cuts: Vec<u32>,
-    /// Sections to re-floor after a placement (deduplicated by `seen`).
-    affected: Vec<u32>,
-    seen: Vec<bool>,
+    /// Section ranges to re-floor after a placement (merged before the re-floor:
+    /// long-lived neighbours share most of their sections).
+    affected: Vec<(usize, usize)>,
     /// Per item: its lowest offset above placed neighbours, and its offset once placed.
     min_offset: Vec<Bytes>,
     offset: Vec<Bytes>,
@@ -168,6 +174,8 @@ struct Frame {
     last: (Bytes, u32),
     /// The placement this frame has made and must undo before its next try.
     undo: Option<Undo>,
+    /// Nothing is left to place: the parent's placement completed a solution.
+    done: bool,
 }
 
 /// How to take back one placement; `hatless` when the item had nothing unplaced
@@ -201,10 +209,12 @@ impl<'a> Part<'a> {
             .collect();
         let nsec = ends.len();
         let mut total = vec![0; nsec];
-        let mut members = vec![Vec::new(); nsec];
+        let mut members: Vec<Vec<u32>> = vec![Vec::new(); nsec];
+        let mut slot = vec![Vec::new(); items.len()];
         for (i, (it, &(a, b))) in items.iter().zip(&sections).enumerate() {
             for s in a..b {
                 total[s] += it.size;
+                slot[i].push(members[s].len() as u32);
                 members[s].push(i as u32);
             }
         }
@@ -233,10 +243,11 @@ impl<'a> Part<'a> {
             overlaps,
             floor: vec![0; nsec],
             total,
+            live: members.iter().map(Vec::len).collect(),
             members,
+            slot,
             cuts,
             affected: Vec::new(),
-            seen: vec![false; nsec],
             min_offset: vec![0; items.len()],
             offset: vec![NONE; items.len()],
         }
@@ -358,7 +369,7 @@ impl Part<'_> {
                     }
                     top.undo = Some(u);
                     let child = self.frame(pre, (at, r));
-                    if child.order.is_empty() {
+                    if child.done {
                         let offsets = self.offset.clone();
                         break 'search Some(Outcome::Fits(offsets));
                     }
@@ -420,25 +431,30 @@ impl Part<'_> {
         Some(Outcome::Fits(result))
     }
 
+    /// The candidates of the next placement: unplaced items below the lowest top any
+    /// of them reaches (dominance) and not before `last` (canonical order), by (min
+    /// offset, rank). Only those are sorted, so a node costs one pass over `pre`.
     fn frame(&self, pre: &[usize], last: (Bytes, u32)) -> Frame {
-        let mut order: Vec<(Bytes, u32)> = pre
-            .iter()
-            .enumerate()
-            .filter(|&(_, &i)| self.offset[i] == NONE)
+        let unplaced = || {
+            pre.iter()
+                .enumerate()
+                .filter(|&(_, &i)| self.offset[i] == NONE)
+        };
+        let min_height = unplaced()
+            .map(|(_, &i)| self.min_offset[i] + self.items[i].size)
+            .min();
+        let mut order: Vec<(Bytes, u32)> = unplaced()
             .map(|(r, &i)| (self.min_offset[i], r as u32))
+            .filter(|&c| c >= last && min_height.is_some_and(|h| c.0 < h))
             .collect();
         order.sort_unstable();
-        let min_height = order
-            .iter()
-            .map(|&(at, r)| at + self.items[pre[r as usize]].size)
-            .min()
-            .unwrap_or(NONE);
         Frame {
             order,
             next: 0,
-            min_height,
+            min_height: min_height.unwrap_or(NONE),
             last,
             undo: None,
+            done: min_height.is_none(),
         }
     }
 
@@ -463,13 +479,7 @@ impl Part<'_> {
             if self.min_offset[j] < top {
                 logs.offsets.push((j as u32, self.min_offset[j]));
                 self.min_offset[j] = top;
-                let (a, b) = self.sections[j];
-                for s in a..b {
-                    if !self.seen[s] {
-                        self.seen[s] = true;
-                        self.affected.push(s as u32);
-                    }
-                }
+                self.affected.push(self.sections[j]);
             }
         }
         let (a, b) = self.sections[i];
@@ -480,23 +490,40 @@ impl Part<'_> {
             logs.floors.push((s as u32, self.floor[s]));
             self.floor[s] = top;
             self.total[s] -= self.items[i].size;
+            // Swap `i` behind the unplaced members.
+            let at = self.slot[i][s - a] as usize;
+            let end = self.live[s] - 1;
+            let k = self.members[s][end] as usize;
+            self.members[s].swap(at, end);
+            self.slot[k][s - self.sections[k].0] = at as u32;
+            self.slot[i][s - a] = end as u32;
+            self.live[s] = end;
         }
         // A section's floor is at least the lowest offset any of its unplaced items
-        // can still take.
-        for k in 0..self.affected.len() {
-            let s = self.affected[k] as usize;
-            self.seen[s] = false;
-            let lowest = self.members[s]
-                .iter()
-                .map(|&j| j as usize)
-                .filter(|&j| self.offset[j] == NONE)
-                .map(|j| self.min_offset[j])
-                .min();
-            if let Some(m) = lowest.filter(|&m| m > self.floor[s]) {
-                logs.floors.push((s as u32, self.floor[s]));
-                self.floor[s] = m;
+        // can still take. One unplaced item at or below the floor settles it, so the
+        // scan stops there (this loop is most of a node's time on large sets).
+        self.affected.sort_unstable();
+        let mut from = 0;
+        let affected = std::mem::take(&mut self.affected);
+        for s in affected.iter().flat_map(|&(a, b)| {
+            let a = a.max(from);
+            from = from.max(b);
+            a..b
+        }) {
+            let floor = self.floor[s];
+            let mut lowest = NONE;
+            for &j in &self.members[s][..self.live[s]] {
+                lowest = lowest.min(self.min_offset[j as usize]);
+                if lowest <= floor {
+                    break;
+                }
+            }
+            if lowest != NONE && lowest > floor {
+                logs.floors.push((s as u32, floor));
+                self.floor[s] = lowest;
             }
         }
+        self.affected = affected;
         self.affected.clear();
         Undo { hatless, ..undo }
     }
@@ -515,6 +542,9 @@ impl Part<'_> {
         }
         for t in &mut self.total[a..b] {
             *t += self.items[i].size;
+        }
+        for l in &mut self.live[a..b] {
+            *l += 1;
         }
         self.offset[i] = NONE;
     }
