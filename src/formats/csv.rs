@@ -104,6 +104,10 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
         warnings.push("upper read as inclusive (IREE convention), stored as upper + 1".into());
     }
     let mut buffers = Vec::new();
+    // Line of each id seen: ids must be unique (see `memplan_json::validate_buffers`).
+    let mut ids = std::collections::HashMap::new();
+    // 1-based line of each buffer, for errors about the list as a whole.
+    let mut lines_of = Vec::new();
     for (n, line) in lines {
         let fields: Vec<&str> = line.split(',').collect();
         let expected = match width {
@@ -166,8 +170,21 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
             Ok(v as Clock)
         };
         let id = field(0).map_or("", |f| f.0).to_string();
+        if let Some(first) = ids.insert(id.clone(), n + 1) {
+            let col = field(0).map_or(1, |f| f.1);
+            return Err(Error::at_line(
+                n + 1,
+                col,
+                format!("id `{id}` is already on line {first}: expected unique ids"),
+            ));
+        }
         let lower = clock(1, num(1)?.unwrap_or(0))?;
-        let upper = clock(2, num(2)?.unwrap_or(0) + u64::from(options.inclusive_upper))?;
+        let upper = clock(
+            2,
+            num(2)?
+                .unwrap_or(0)
+                .saturating_add(u64::from(options.inclusive_upper)),
+        )?;
         let size = num(3)?.unwrap_or(0);
         let offset = num(4)?;
         if lower >= upper {
@@ -183,6 +200,7 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
                 format!("upper must be {rule} lower ({lower})"),
             ));
         }
+        lines_of.push(n + 1);
         buffers.push(Buffer {
             id,
             lower,
@@ -193,10 +211,16 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
     }
     let with = buffers.iter().filter(|b| b.offset.is_some()).count();
     if with != 0 && with != buffers.len() {
-        return Err(Error::whole(format!(
-            "{with} of {} buffers have an offset: give every buffer an offset or none",
-            buffers.len()
-        )));
+        let first = buffers.iter().position(|b| b.offset.is_none()).unwrap_or(0);
+        return Err(Error::at_line(
+            lines_of[first],
+            1,
+            format!(
+                "buffer `{}` has no offset but {with} of {} buffers have one: expected an offset for every buffer or for none",
+                buffers[first].id,
+                buffers.len()
+            ),
+        ));
     }
     if buffers.is_empty() {
         return Err(Error::whole(
@@ -230,7 +254,7 @@ pub fn write(list: &BufferList) -> String {
         "id,lower,upper,size\n"
     });
     for b in &list.buffers {
-        let id = b.id.replace([',', '\n', '\r'], "_");
+        let id = csv_id(&b.id);
         out.push_str(&format!("{id},{},{},{}", b.lower, b.upper, b.size));
         if let (true, Some(o)) = (with_offsets, b.offset) {
             out.push_str(&format!(",{o}"));
@@ -253,12 +277,33 @@ pub fn from_plan(plan: &Plan) -> BufferList {
             label[p.space] = p.label.as_deref();
         }
     }
-    for (i, b) in list.buffers.iter_mut().enumerate() {
-        if let (1, Some(l)) = (count[i], label[i]) {
-            b.id = l.to_string();
+    // A label replaces the space's number only where no other id is the same, so that
+    // the CSV reads back (ids are unique).
+    let mut uses: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let ids: Vec<String> = (0..list.buffers.len())
+        .map(|i| match (count[i], label[i]) {
+            (1, Some(l)) => csv_id(l),
+            _ => list.buffers[i].id.clone(),
+        })
+        .collect();
+    for (b, id) in list.buffers.iter().zip(&ids) {
+        *uses.entry(id.clone()).or_default() += 1;
+        if *id != b.id {
+            // The space's number stays reserved: it is the fallback.
+            *uses.entry(b.id.clone()).or_default() += 1;
+        }
+    }
+    for (b, id) in list.buffers.iter_mut().zip(ids) {
+        if uses[&id] == 1 {
+            b.id = id;
         }
     }
     list
+}
+
+/// An id as a CSV field: no separators.
+fn csv_id(id: &str) -> String {
+    id.replace([',', '\n', '\r'], "_")
 }
 
 #[cfg(test)]

@@ -53,9 +53,22 @@ fn head(text: &str) -> Result<Head> {
     serde_json::from_str(text).map_err(|e| json_error(text, e))
 }
 
-/// True when the text is a JSON object whose `format` is `"memplan"`.
-pub fn is_memplan(text: &str) -> bool {
-    matches!(head(text), Ok(Head { format: Some(serde_json::Value::String(f)), .. }) if f == "memplan")
+/// True when the text is a JSON object whose `format` is `"memplan"`. Fails only
+/// when the head cannot be read at all (nesting beyond serde_json's limit), so that
+/// the user is told that rather than "not memplan JSON".
+pub fn is_memplan(text: &str) -> Result<bool> {
+    if !text.trim_start().starts_with('{') {
+        return Ok(false);
+    }
+    match serde_json::from_str::<Head>(text) {
+        Ok(Head {
+            format: Some(serde_json::Value::String(f)),
+            ..
+        }) => Ok(f == "memplan"),
+        Ok(_) => Ok(false),
+        Err(e) if e.classify() == serde_json::error::Category::Data => Ok(false),
+        Err(e) => Err(json_error(text, e)),
+    }
 }
 
 /// A serde_json error at its line and column.
@@ -81,12 +94,24 @@ pub(super) fn json_error(text: &str, e: serde_json::Error) -> Error {
 fn explain(e: &serde_json::Error) -> String {
     let msg = e.to_string();
     let msg = msg.split(" at line ").next().unwrap_or(&msg);
+    // serde names Rust types; a user wrote a JSON number.
+    let msg = msg
+        .replace("expected u64", "expected a whole number from 0 to 2^64-1")
+        .replace(
+            "expected u32",
+            "expected a clock, a whole number from 0 to 2^32-1",
+        )
+        .replace("expected usize", "expected an index, a whole number from 0");
     if msg.starts_with("invalid type: floating point") {
-        format!("{msg}: sizes, offsets and clocks are whole numbers from 0 to 2^64-1")
+        format!("{msg}: sizes, offsets and clocks are whole numbers")
     } else if msg.starts_with("invalid value: integer `-") {
         format!("{msg}: negative values are not allowed")
+    } else if msg.starts_with("EOF while parsing") {
+        format!("{msg}: the file ends before the JSON does (truncated?)")
+    } else if msg == "recursion limit exceeded" {
+        "nested more than 128 levels deep: expected memplan JSON (docs/formats.md)".into()
     } else {
-        msg.to_string()
+        msg
     }
 }
 
@@ -269,9 +294,21 @@ pub fn validate_plan(plan: &mut Plan, at: &str) -> Result<()> {
     Ok(())
 }
 
-/// Every buffer has a non-empty lifetime within the supported clock range.
+/// Every buffer has a unique id and a non-empty lifetime within the supported clock
+/// range. Ids must be unique because they are how a placement's offsets are told back
+/// to the tool that asked (MiniMalloc's output CSV, the chart's labels).
 pub fn validate_buffers(list: &BufferList, at: &str) -> Result<()> {
+    let mut seen = std::collections::HashMap::with_capacity(list.buffers.len());
     for (i, b) in list.buffers.iter().enumerate() {
+        if let Some(first) = seen.insert(b.id.as_str(), i) {
+            return Err(Error::at_path(
+                format!("{at}.buffers[{i}].id"),
+                format!(
+                    "id {:?} is already the id of {at}.buffers[{first}]: expected unique ids",
+                    b.id
+                ),
+            ));
+        }
         if b.lower >= b.upper {
             return Err(Error::at_path(
                 format!("{at}.buffers[{i}].upper"),

@@ -107,7 +107,7 @@ fn load_json(text: &str) -> Result<Document> {
     // Syntax first, so that a truncated file says where it stops.
     serde_json::from_str::<serde::de::IgnoredAny>(text)
         .map_err(|e| memplan_json::json_error(text, e))?;
-    if memplan_json::is_memplan(text) {
+    if memplan_json::is_memplan(text)? {
         return memplan_json::read(text);
     }
     if aidge_planes::is_planes_dump(text) {
@@ -117,7 +117,8 @@ fn load_json(text: &str) -> Result<Document> {
             ..Document::plan(Format::AidgePlanes, plan)
         });
     }
-    Err(Error::whole(
+    Err(Error::at_path(
+        "$.format",
         "JSON without `\"format\": \"memplan\"`: expected memplan JSON v1 (see docs/formats.md) or an Aidge planes.json dump",
     ))
 }
@@ -125,17 +126,33 @@ fn load_json(text: &str) -> Result<Document> {
 /// The file as UTF-8 text, or an error saying where the binary data starts.
 fn as_text(bytes: &[u8]) -> Result<&str> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        Error::whole(format!(
-            "not a text file (invalid UTF-8 at byte {}): expected memplan JSON, an Aidge log or a CSV",
-            e.valid_up_to()
-        ))
+        let at = e.valid_up_to();
+        let (line, column) = line_col(&bytes[..at]);
+        Error::at_line(
+            line,
+            column,
+            format!(
+                "not a text file (byte {at} is not UTF-8): expected memplan JSON, an Aidge log or a CSV, in UTF-8"
+            ),
+        )
     })?;
     if let Some(pos) = text.find('\0') {
-        return Err(Error::whole(format!(
-            "not a text file (NUL byte at byte {pos})"
-        )));
+        let (line, column) = line_col(&bytes[..pos]);
+        return Err(Error::at_line(
+            line,
+            column,
+            format!("not a text file (NUL byte at byte {pos}): expected memplan JSON, an Aidge log or a CSV"),
+        ));
     }
     Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
+/// 1-based line and column (in characters) just after `before`, valid UTF-8 text.
+fn line_col(before: &[u8]) -> (usize, usize) {
+    let text = std::str::from_utf8(before).unwrap_or_default();
+    let line = text.matches('\n').count() + 1;
+    let last = text.rsplit('\n').next().unwrap_or_default();
+    (line, last.chars().count() + 1)
 }
 
 /// The plan a document stands for: the plan as given; else its schedule planned the
@@ -304,6 +321,11 @@ mod tests {
         let e = load("x.bin", &[0xff, 0xfe, 0x00]).unwrap_err();
         assert_eq!(e.file.as_deref(), Some("x.bin"));
         assert!(e.message.contains("UTF-8"), "{e}");
+        let e = load("x.csv", b"id,lower\n\xc3\xbc,\xff").unwrap_err();
+        assert!(
+            e.to_string().starts_with("x.csv: line 2, column 3: "),
+            "{e}"
+        );
         let e = load("empty.txt", b"  \n").unwrap_err();
         assert!(e.to_string().starts_with("empty.txt: empty file"), "{e}");
     }

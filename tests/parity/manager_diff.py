@@ -2,7 +2,8 @@
 
 Generates seeded random operation sequences (the op language of
 src/manager/replay.rs), runs each one through the wheel's Python MemoryManager
-and, all in one batch, through `target/release/memplan-replay`, and compares the
+and, all in one batch, through `$CARGO_TARGET_DIR/release/memplan-replay` (default
+`target/`), and compares the
 whole final state: every space (offset, size, allocated, released, deps), every
 registered plane and every plane handle (offset, size, stride, length, count,
 allocated, component, limit, contiguous/wrapped offsets and sizes, final offset),
@@ -29,7 +30,8 @@ from collections import Counter
 import aidge_core as ac
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-REPLAY = ROOT / "target" / "release" / "memplan-replay"
+# The binary run.py builds: cargo puts it under $CARGO_TARGET_DIR when that is set.
+REPLAY = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release" / "memplan-replay"
 NB_NODES = 8
 STRATEGIES = {
     "None": getattr(ac.OptimizeStrategy, "None"),
