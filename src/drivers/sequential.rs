@@ -6,7 +6,6 @@ use crate::manager::{round_up_to_alignment, Layout, MemoryManager, MemoryPlane, 
 use crate::model::{Component, Plan};
 use crate::schedule::{Consumer, Node, Output, Port, Schedule};
 use crate::Result;
-use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
@@ -36,7 +35,7 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
     let mut steps = schedule.steps();
     // Auto-concat: the space (and offset in it) of each Concat already planned
     // together with its first input.
-    let mut concats: BTreeMap<NodeId, (SpaceId, u64)> = BTreeMap::new();
+    let mut concats: BTreeMap<NodeId, ConcatBase> = BTreeMap::new();
     for (id, node) in schedule.nodes.iter().enumerate() {
         if multi && node.producer {
             mm.mark_producer(id);
@@ -63,14 +62,8 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
             let layout = Layout::FLAT;
             if opts.driver == Driver::AutoConcat {
                 if let Some(target) = concat_target(schedule, out) {
-                    let concat = place_in_concat(
-                        schedule,
-                        &mut mm,
-                        &mut concats,
-                        (id, raw),
-                        opts.alignment,
-                        target,
-                    )?;
+                    let concat =
+                        place_in_concat(schedule, &mut mm, &mut concats, (id, raw), opts, target)?;
                     steps[target.node]
                         .clock
                         .get_or_insert(mm.space(concat).allocated.max(0) as u32);
@@ -247,8 +240,22 @@ fn wrap_candidate(
     if readers(output) == 0 {
         return Ok(None);
     }
-    let mut best: Option<(MemoryPlane, u64)> = None;
-    let mut wrap_size = 0u64;
+    let mut best = None;
+    scan_inputs(schedule, mm, node, req, &mut best, &mut 0)?;
+    Ok(best)
+}
+
+/// The candidate scan of [`wrap_candidate`] over `node`'s data inputs, for an
+/// output of `req` bytes, updating the best `(plane, protected bytes)` so far
+/// and its reusable size (`getSize() - protected`).
+fn scan_inputs(
+    schedule: &Schedule,
+    mm: &MemoryManager,
+    node: &Node,
+    req: u64,
+    best: &mut Option<(MemoryPlane, u64)>,
+    wrap_size: &mut u64,
+) -> Result<()> {
     for input in &node.inputs {
         let Some(port) = input.parent else { continue };
         let out = &schedule.nodes[port.node].outputs[port.output];
@@ -269,12 +276,12 @@ fn wrap_candidate(
                 Some(_) => size > wrap_size.wrapping_add(rp),
             };
             if better {
-                wrap_size = size - rp;
-                best = Some((plane, rp));
+                *wrap_size = size - rp;
+                *best = Some((plane, rp));
             }
         }
     }
-    Ok(best)
+    Ok(())
 }
 
 /// The Concat that the auto-concat driver writes `output` into directly: its
@@ -298,20 +305,33 @@ fn concat_target(schedule: &Schedule, output: &Output) -> Option<Consumer> {
     fed_alone.then_some(*target)
 }
 
+/// Where the auto-concat driver puts a Concat and its inputs.
+#[derive(Debug, Clone)]
+enum ConcatBase {
+    /// A new space (offset of the block in it): planes at `offset + input bytes`.
+    Space(SpaceId, u64),
+    /// With wrap-around: planes that follow this plane of an input's parent
+    /// (`reallocate(plane, input bytes, ..., wrap, extra)`), extra included.
+    Follow(MemoryPlane, u64),
+}
+
 /// Auto-concat placement of output `(id, req)` (node, unaligned bytes), input
-/// `target.input` of a Concat: a plane of the Concat's space at the bytes of
-/// the inputs before it, with the Concat's size (rounded to `alignment`) as
-/// stride. The first input to run allocates the space (the Concat's size, plus
-/// the offset that input lands at) and registers the Concat's own plane at its
-/// start. As in the 0.10.1 wheel the plane's `size` is `req - offset`
-/// (wrapping: inputs after the first half of the Concat get 0 or a huge size),
-/// and dependencies are the Concat's readers. Returns the space.
+/// `target.input` of a Concat: a plane at the bytes of the Concat's inputs
+/// before it, with the Concat's size (rounded to the alignment) as stride.
+/// The first input to run chooses the base and registers the Concat's own
+/// plane at it: with wrap-around, the plane of a parent of one of the
+/// Concat's inputs when one qualifies ([`concat_candidate`], N2D2's
+/// no-branch concat); otherwise a new space of the Concat's size, which the
+/// first input's offset then grows. As in the 0.10.1 wheel the plane's `size`
+/// is `req - offset` (wrapping: inputs after the first half of the Concat get
+/// 0 or a huge size), and dependencies are the Concat's readers. Returns the
+/// space.
 fn place_in_concat(
     schedule: &Schedule,
     mm: &mut MemoryManager,
-    concats: &mut BTreeMap<NodeId, (SpaceId, u64)>,
+    concats: &mut BTreeMap<NodeId, ConcatBase>,
     (id, req): (NodeId, u64),
-    alignment: u64,
+    opts: &DriverOptions,
     target: Consumer,
 ) -> Result<SpaceId> {
     let concat = &schedule.nodes[target.node];
@@ -323,33 +343,88 @@ fn place_in_concat(
     });
     let (creq, cchilds) = match concat.outputs.first() {
         Some(o) => (
-            round_up_to_alignment(o.required_memory.wrapping_mul(o.element_bytes), alignment),
+            round_up_to_alignment(
+                o.required_memory.wrapping_mul(o.element_bytes),
+                opts.alignment,
+            ),
             consumers(o),
         ),
         None => (0, Vec::new()),
     };
     let layout = Layout::new(creq, 1, 1);
     let size = req.wrapping_sub(offset);
-    let (space, base) = match concats.get(&target.node) {
-        Some(&at) => at,
+    let first = !concats.contains_key(&target.node);
+    let base = match concats.get(&target.node) {
+        Some(b) => b.clone(),
         None => {
-            let p = mm.allocate(creq, &cchilds, Layout::FLAT);
-            (p.space, p.offset)
+            let candidate = if opts.wrap_around {
+                concat_candidate(schedule, mm, concat, creq)?
+            } else {
+                None
+            };
+            match candidate {
+                Some((plane, extra)) => ConcatBase::Follow(plane, extra),
+                None => {
+                    let p = mm.allocate(creq, &cchilds, Layout::FLAT);
+                    ConcatBase::Space(p.space, p.offset)
+                }
+            }
         }
     };
-    mm.reallocate_node(
-        space,
-        id,
-        base.wrapping_add(offset),
-        size,
-        false,
-        0,
-        &cchilds,
-        layout,
-    )?;
-    if let Entry::Vacant(first) = concats.entry(target.node) {
-        mm.reallocate_node(space, target.node, base, creq, false, 0, &cchilds, layout)?;
-        first.insert((space, base));
-    }
+    let space = match &base {
+        ConcatBase::Space(space, at) => {
+            let (space, at) = (*space, *at);
+            mm.reallocate_node(
+                space,
+                id,
+                at.wrapping_add(offset),
+                size,
+                false,
+                0,
+                &cchilds,
+                layout,
+            )?;
+            if first {
+                mm.reallocate_node(space, target.node, at, creq, false, 0, &cchilds, layout)?;
+            }
+            space
+        }
+        ConcatBase::Follow(plane, extra) => {
+            mm.reallocate_after_node(plane, id, offset, size, true, *extra, &cchilds, layout)?;
+            if first {
+                mm.reallocate_after_node(
+                    plane,
+                    target.node,
+                    0,
+                    creq,
+                    true,
+                    *extra,
+                    &cchilds,
+                    layout,
+                )?;
+            }
+            plane.space
+        }
+    };
+    concats.entry(target.node).or_insert(base);
     Ok(space)
+}
+
+/// The plane a Concat's space starts from in wrap-around mode: the
+/// wrap-around scan of [`wrap_candidate`] run over the data inputs of every
+/// node that feeds the Concat (their parents' planes), with the Concat's size
+/// as the output size.
+fn concat_candidate(
+    schedule: &Schedule,
+    mm: &MemoryManager,
+    concat: &Node,
+    creq: u64,
+) -> Result<Option<(MemoryPlane, u64)>> {
+    let mut best: Option<(MemoryPlane, u64)> = None;
+    let mut wrap_size = 0u64;
+    for feeder in concat.inputs.iter().filter_map(|i| i.parent) {
+        let node = &schedule.nodes[feeder.node];
+        scan_inputs(schedule, mm, node, creq, &mut best, &mut wrap_size)?;
+    }
+    Ok(best)
 }

@@ -50,10 +50,9 @@ TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 MEMPLAN = TARGET / "release" / "memplan"
 
 # Combinations the bench does not hold that memplan reproduces too: optimize
-# after a wrap-around plan, memory_alignment (100: rounds nearly every size) and
-# inc_producers in each driver. (auto-concat with wrap-around is not reproduced:
-# docs/aidge-parity.md, "Drivers".)
-EXTRA_COMBOS = ["single-wrap-OptimizeMaxLifetimeMaxSizeFirst",
+# after a wrap-around plan, auto-concat with wrap-around, memory_alignment (100:
+# rounds nearly every size) and inc_producers in each driver.
+EXTRA_COMBOS = ["single-wrap-OptimizeMaxLifetimeMaxSizeFirst", "autoconcat-wrap-None",
                 "multi-align100-None", "single-align100-None", "single-wrap-align100-None",
                 "autoconcat-align100-None",
                 "multi-incprod-None", "single-incprod-None", "single-wrap-incprod-None",
@@ -152,7 +151,6 @@ def check(scheduler, case, tag, tmp):
     """Compares one export; returns None when exact, else the first difference."""
     _, cli_driver, wrap, inc, optimize, align = parse_combo(tag)
     src = tmp / f"{case}-{tag}.json"
-    mm, doc = aidge_export(scheduler, tag, src)
     out = tmp / f"{case}-{tag}.plan.json"
     args = ["plan", src, "--driver", cli_driver, "-o", out]
     if wrap:
@@ -163,6 +161,18 @@ def check(scheduler, case, tag, tmp):
         args += ["--optimize", optimize]
     if align != 1:
         args += ["--alignment", align]
+    try:
+        mm, doc = aidge_export(scheduler, tag, src)
+    except RuntimeError as e:
+        # The wheel throws on some inputs (auto-concat + wrap on the split graph:
+        # "offStack(): offset … not found in stack"): memplan must refuse the
+        # same schedule with the same message.
+        src.write_text(json.dumps({"format": "memplan", "version": 1,
+                                   "schedule": memplan_aidge.schedule_of(scheduler)}))
+        r = subprocess.run([str(MEMPLAN), *map(str, args)], capture_output=True, text=True)
+        if r.returncode != 0 and str(e) in r.stderr:
+            return None
+        return f"Aidge threw {e!r}; memplan: exit {r.returncode} {r.stderr.strip()!r}"
     memplan(*args)
     ours = json.loads(out.read_text())["plan"]
     d = diff_plans(ours, doc["plan"], doc["plan"]["steps"])
