@@ -176,7 +176,7 @@ def plan_of(scheduler, mm, components=None, alignment=1):
 
 
 def export(scheduler, path, driver="multiple_mems", wrap=False, optimize=None,
-           inc_producers=False, alignment=1):
+           inc_producers=False, alignment=1, capacities=(1000000000,), priorities=(0,)):
     """Writes the memplan JSON file of `scheduler` (after forward_dims and
     generate_scheduling) to `path`: its schedule and Aidge's plan for it.
 
@@ -184,11 +184,15 @@ def export(scheduler, path, driver="multiple_mems", wrap=False, optimize=None,
     (generate_memory) or "auto_concat" (generate_memory_auto_concat); wrap: the
     wrap_around_buffer flag of the last two; optimize: an OptimizeStrategy name
     applied to Aidge's plan afterwards (e.g. "OptimizeMaxLifetimeMaxSizeFirst");
-    alignment: the drivers' memory_alignment (each output's bytes rounded up to it)."""
-    mm = aidge_plan(scheduler, driver, wrap, optimize, inc_producers, alignment)
+    alignment: the drivers' memory_alignment (each output's bytes rounded up to it);
+    capacities, priorities: the memory components of multiple_mems (bytes; lower
+    priority values are tried first)."""
+    mm = aidge_plan(scheduler, driver, wrap, optimize, inc_producers, alignment,
+                    capacities, priorities)
     components = None
     if driver == "multiple_mems":
-        components = [{"name": "MEM_0", "capacity": 1000000000, "priority": 0}]
+        components = [{"name": f"MEM_{i}", "capacity": c, "priority": p}
+                      for i, (c, p) in enumerate(zip(capacities, priorities))]
     doc = {"format": "memplan", "version": 1,
            "schedule": schedule_of(scheduler),
            "plan": plan_of(scheduler, mm, components, alignment)}

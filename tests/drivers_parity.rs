@@ -144,3 +144,40 @@ fn drivers_match_aidge_on_every_export() {
         failures.join("\n")
     );
 }
+
+/// `generate_memory_multiple_mems` with several memory components
+/// (tests/data/aidge/components/, from aidge_cases.py's COMPONENT_COMBOS: a
+/// small first bank that overflows into a large one, and reversed priorities):
+/// same planes, spaces and per-plane components as the wheel.
+#[test]
+fn multiple_mems_with_several_components_match_aidge() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/aidge/components");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/data/aidge/components exists")
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "expected 4 cases x 2 combos");
+    let mut failures = Vec::new();
+    for path in &files {
+        let doc: Doc = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert!(doc.plan.components.len() > 1, "{}", path.display());
+        let opts = DriverOptions {
+            components: doc.plan.components.clone(),
+            ..DriverOptions::default()
+        };
+        let ours = generate(&doc.schedule, &opts)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let comp = |p: &Plan| -> Vec<usize> {
+            p.planes.iter().map(|pl| p.spaces[pl.space].component).collect()
+        };
+        let d = diff(&ours, &doc.plan).or_else(|| {
+            (comp(&ours) != comp(&doc.plan)).then(|| "plane components differ".to_string())
+        });
+        if let Some(d) = d {
+            failures.push(format!("{stem}: {d}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -115,6 +115,15 @@ def split():
 
 
 GRAPHS = {"branches": branches, "residual": residual, "split": split}
+
+# Several memory components for generate_memory_multiple_mems, (tag, capacities,
+# priorities): a small first bank that overflows into a large one, and the
+# reverse priority order. Written to OUT_DIR/components/CASE-TAG.json.
+COMPONENT_COMBOS = [
+    ("small-first", [20000, 1000000000], [0, 1]),
+    ("priority-reversed", [1000000000, 4000000], [1, 0]),
+]
+COMPONENT_CASES = ["resnet18", "squeezenet1_1", "branches", "split"]
 CASES = MODELS + list(GRAPHS)
 
 
@@ -138,6 +147,21 @@ def export_all(out_dir, cases=CASES):
     return paths
 
 
+def export_components(out_dir, cases=COMPONENT_CASES):
+    """Writes out_dir/components/CASE-TAG.json: multiple_mems with several components."""
+    out_dir = pathlib.Path(out_dir) / "components"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for case in cases:
+        for tag, capacities, priorities in COMPONENT_COMBOS:
+            path = out_dir / f"{case}-{tag}.json"
+            memplan_aidge.export(scheduler(case), path, capacities=capacities,
+                                 priorities=priorities)
+            paths.append(path)
+    return paths
+
+
 if __name__ == "__main__":
-    for p in export_all(sys.argv[1] if len(sys.argv) > 1 else ROOT / "tests/data/aidge"):
+    out = sys.argv[1] if len(sys.argv) > 1 else ROOT / "tests/data/aidge"
+    for p in export_all(out) + export_components(out):
         print(p)
