@@ -166,11 +166,14 @@ fn multiple_mems_with_several_components_match_aidge() {
             components: doc.plan.components.clone(),
             ..DriverOptions::default()
         };
-        let ours = generate(&doc.schedule, &opts)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let ours =
+            generate(&doc.schedule, &opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         let comp = |p: &Plan| -> Vec<usize> {
-            p.planes.iter().map(|pl| p.spaces[pl.space].component).collect()
+            p.planes
+                .iter()
+                .map(|pl| p.spaces[pl.space].component)
+                .collect()
         };
         let d = diff(&ours, &doc.plan).or_else(|| {
             (comp(&ours) != comp(&doc.plan)).then(|| "plane components differ".to_string())
