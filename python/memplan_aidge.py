@@ -14,7 +14,10 @@ Full user flow::
     scheduler = aidge_core.SequentialScheduler(model)
     scheduler.generate_scheduling()
     memplan_aidge.export(scheduler, "resnet18.memplan.json")
-    # then: memplan plan resnet18.memplan.json --driver memory --wrap -o plan.json
+    # then: memplan stats resnet18.memplan.json  (Aidge's plan), or
+    # memplan plan resnet18.memplan.json --driver memory --wrap -o plan.json
+    # (the schedule re-planned by memplan's port of generate_memory; the same
+    # plan export(..., driver="memory", wrap=True) records from Aidge)
 
 The file is ``{"format": "memplan", "version": 1, "schedule": {...}, "plan": {...}}``:
 ``schedule`` is what memplan's drivers read (see src/schedule.rs), ``plan`` is the
