@@ -307,7 +307,7 @@ impl Run<'_> {
         })
     }
 
-    /// Iterated greedy from `start`'s order for up to a third of the budget (all of
+    /// Iterated greedy from `start`'s order for up to a tenth of the budget (all of
     /// it above [`SEARCH_MAX`] buffers, where the search does not run), and until
     /// [`STALL`] passes in a row find nothing lower. Each pass counts as one node
     /// per buffer, so a node limit decides deterministically.
@@ -316,7 +316,7 @@ impl Run<'_> {
             return (start.offsets, start.used);
         }
         let budget = self.limits.budget;
-        let share = if self.items.len() > SEARCH_MAX { 1 } else { 3 };
+        let share = if self.items.len() > SEARCH_MAX { 1 } else { 10 };
         let until_ms = budget.millis / share;
         let until_nodes = budget.max_nodes / share;
         let pass = self.items.len() as u64;
