@@ -161,6 +161,33 @@ fn search_solves_minimalloc_challenging_sets_at_their_lower_bounds() {
     }
 }
 
+/// A zero-size buffer live throughout takes no bytes and changes nothing: the
+/// search still proves challenging C's lower bound (greedy ends 36 % above it).
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release only: minutes in a debug build")]
+fn a_zero_size_buffer_does_not_stop_the_search() {
+    let (name, mut list) = sets("minimalloc")
+        .into_iter()
+        .find(|(n, _)| n.ends_with("C.1048576.csv"))
+        .unwrap();
+    let end = list.buffers.iter().map(|b| b.upper).max().unwrap();
+    list.buffers.push(Buffer {
+        id: "empty".into(),
+        lower: 0,
+        upper: end,
+        size: 0,
+        offset: None,
+    });
+    let budget = Budget {
+        max_nodes: u64::MAX,
+        ..Budget::millis(120_000)
+    };
+    let p = place(&list, Strategy::Search, &budget).unwrap();
+    assert_valid(&name, &list, &p);
+    assert_eq!(p.peak, lower_bound(&list), "{name}");
+    assert!(p.proven_optimal, "{name}");
+}
+
 /// The SOMAS and IOPDDL sets, where MiniMalloc reaches the lower bound (BERT-base in
 /// 65 s): the search does too, with the same generous budget as above.
 #[test]

@@ -74,8 +74,12 @@ impl Limits<'_> {
 }
 
 /// Time ranges no lifetime crosses: item indices per independent part.
+///
+/// Zero-size items are left out: they take no bytes (they stay at offset 0), and one
+/// of them would make the dominance rule reject every candidate at or above its own
+/// lowest offset, itself included.
 fn partitions(items: &[Item]) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..items.len()).collect();
+    let mut order: Vec<usize> = (0..items.len()).filter(|&i| items[i].size > 0).collect();
     order.sort_by_key(|&i| (items[i].lower, i));
     let mut parts: Vec<Vec<usize>> = Vec::new();
     let mut reach = 0;
