@@ -212,9 +212,10 @@ fn search_reaches_the_lower_bound_on_somas_and_iopddl_sets() {
 /// and still answers with a valid placement.
 #[test]
 fn best_stops_within_its_budget_with_a_valid_placement() {
-    let (name, list) = sets("idealloc")
+    // Challenging A: greedy ends 29 % above the bound, so the search runs to the limit.
+    let (name, list) = sets("minimalloc")
         .into_iter()
-        .find(|(n, _)| n.ends_with("somas_bert_base.csv"))
+        .find(|(n, _)| n.ends_with("A.1048576.csv"))
         .unwrap();
     let budget = Budget {
         max_nodes: 20_000,

@@ -28,6 +28,39 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Every placement strategy on MiniMalloc CSV sets: a Markdown table.
     Bench(BenchArgs),
+    /// Draw the chart to an SVG or PNG file (the page's drawing, for documentation).
+    Render(RenderArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Any file the other commands read (plan, Aidge log, schedule, CSV).
+    pub file: PathBuf,
+    /// Output picture: `.svg` or `.png` (the extension picks the format).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Draw plane names where they fit.
+    #[arg(long)]
+    pub names: bool,
+    /// Hexadecimal addresses on the axis.
+    #[arg(long)]
+    pub hex: bool,
+    /// Width in CSS pixels (a 30000-wide picture of a large plan is fine).
+    #[arg(long, default_value_t = 1600)]
+    pub width: u32,
+    /// Height in CSS pixels.
+    #[arg(long, default_value_t = 600)]
+    pub height: u32,
+    /// PNG pixels per CSS pixel (2 for a sharp print).
+    #[arg(long, default_value_t = 1.0)]
+    pub scale: f64,
+    /// light or dark.
+    #[arg(long, default_value = "light")]
+    pub theme: String,
+    /// Visible part `t0,t1,a0,a1`: clocks, then addresses as fractions of the lane's
+    /// extent (the page's link fragment uses the same numbers) [default: whole plan].
+    #[arg(long)]
+    pub view: Option<String>,
 }
 
 #[derive(Debug, Args)]

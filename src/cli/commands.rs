@@ -19,6 +19,7 @@ pub fn run(command: Command) -> Result<u8> {
         Command::Check(a) => check(a),
         Command::Convert(a) => convert(a),
         Command::Bench(a) => bench(a),
+        Command::Render(a) => super::render::render(a),
     }
 }
 
@@ -27,7 +28,7 @@ fn display(path: &Path) -> String {
 }
 
 /// Reads and sniffs a file; prints its warnings on stderr.
-fn read(path: &Path) -> Result<Document> {
+pub(super) fn read(path: &Path) -> Result<Document> {
     let name = display(path);
     let bytes = std::fs::read(path)
         .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
@@ -38,7 +39,7 @@ fn read(path: &Path) -> Result<Document> {
     Ok(doc)
 }
 
-fn resolve(path: &Path, doc: &Document) -> Result<Plan> {
+pub(super) fn resolve(path: &Path, doc: &Document) -> Result<Plan> {
     formats::resolve_plan(doc).map_err(|e| {
         if e.file.is_some() {
             e

@@ -11,9 +11,12 @@ pub mod axis;
 pub mod chart;
 pub mod hit;
 pub mod info;
+pub mod nav;
 pub mod paint;
 pub mod palette;
 pub mod render;
+pub mod svg;
+pub mod theme;
 pub mod view;
 
 pub use chart::{Chart, Lane, Part};

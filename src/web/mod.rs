@@ -7,6 +7,7 @@
 //! numbers lose precision above 2^53).
 
 mod canvas;
+mod embed;
 
 use crate::formats;
 use crate::scene::{self, info, Chart, Frame, Options, View};
@@ -34,6 +35,8 @@ pub struct Viewer {
     frame: Frame,
     /// Milliseconds the last `render` took.
     last_ms: f64,
+    /// Light or dark chrome (`embed::set_theme`).
+    theme: crate::scene::theme::Theme,
 }
 
 fn to_js<T: Serialize>(v: &T) -> JsValue {
@@ -69,6 +72,7 @@ impl Viewer {
             size: (300.0, 150.0, 1.0),
             frame: Frame::default(),
             last_ms: 0.0,
+            theme: Default::default(),
         })
     }
 
@@ -139,7 +143,8 @@ impl Viewer {
         let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
             return;
         };
-        self.frame = scene::render(&f.chart, &f.view, &self.opts, &mut self.painter);
+        let mut painter = crate::scene::theme::Themed::new(&mut self.painter, self.theme);
+        self.frame = scene::render(&f.chart, &f.view, &self.opts, &mut painter);
         self.painter.end();
         self.last_ms = now() - t;
     }

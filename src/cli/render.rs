@@ -1,0 +1,142 @@
+//! `memplan render FILE -o out.svg|out.png`: the chart for documentation pipelines.
+//! The picture is drawn by the scene through the SVG painter, the same calls the page's
+//! canvas gets; a PNG is that SVG rasterized by resvg, so both formats (and the page's
+//! own SVG export) show the same shapes.
+
+use super::args::RenderArgs;
+use super::OK;
+use crate::scene::svg::to_svg;
+use crate::scene::theme::Theme;
+use crate::scene::{Chart, Options, View};
+use crate::{Error, Result};
+use std::path::Path;
+
+/// Widest and tallest picture accepted, in output pixels. tiny-skia keeps the whole
+/// pixmap in memory (4 bytes a pixel): 200,000 × 20,000 would be 16 GB, so the product
+/// is bounded too.
+const MAX_SIDE: f64 = 200_000.0;
+const MAX_PIXELS: f64 = 1.5e9;
+
+/// The output format, from the file name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Svg,
+    Png,
+}
+
+fn kind(path: &Path) -> Option<Kind> {
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    if name.ends_with(".svg") {
+        Some(Kind::Svg)
+    } else if name.ends_with(".png") {
+        Some(Kind::Png)
+    } else {
+        None
+    }
+}
+
+/// Parses `t0,t1,a0,a1` (clocks, then addresses as fractions of the lane extent).
+fn parse_view(text: &str) -> Option<[f64; 4]> {
+    let v: Vec<f64> = text
+        .split(',')
+        .map(|s| s.trim().parse::<f64>())
+        .collect::<std::result::Result<_, _>>()
+        .ok()?;
+    let v: [f64; 4] = v.try_into().ok()?;
+    (v.iter().all(|x| x.is_finite()) && v[0] < v[1] && v[2] < v[3]).then_some(v)
+}
+
+pub fn render(a: RenderArgs) -> Result<u8> {
+    let out = a.output.display().to_string();
+    let kind = kind(&a.output).ok_or_else(|| {
+        Error::whole("cannot tell the picture format from the name: use .svg or .png").in_file(&out)
+    })?;
+    let scale = a.scale;
+    let (w, h) = (f64::from(a.width), f64::from(a.height));
+    if !(scale > 0.0 && scale <= 16.0) {
+        return Err(Error::whole("--scale must be in (0, 16]"));
+    }
+    if w < 100.0 || h < 80.0 {
+        return Err(Error::whole(
+            "--width must be at least 100 and --height at least 80",
+        ));
+    }
+    if w * scale > MAX_SIDE || h * scale > MAX_SIDE || w * h * scale * scale > MAX_PIXELS {
+        return Err(Error::whole(format!(
+            "{} × {} pixels is too large (at most {MAX_SIDE} a side and {MAX_PIXELS} in all)",
+            w * scale,
+            h * scale
+        )));
+    }
+    let theme = Theme::from_name(&a.theme)
+        .ok_or_else(|| Error::whole(format!("--theme `{}`: expected light or dark", a.theme)))?;
+    let doc = super::commands::read(&a.file)?;
+    let plan = super::commands::resolve(&a.file, &doc)?;
+    let chart = Chart::new(plan);
+    let mut view = View::fit(&chart, w, h, 1.0);
+    if let Some(text) = &a.view {
+        let [t0, t1, y0, y1] = parse_view(text).ok_or_else(|| {
+            Error::whole(format!(
+                "--view `{text}`: expected t0,t1,a0,a1 with t0 < t1 and a0 < a1"
+            ))
+        })?;
+        view = View {
+            t0,
+            t1,
+            y0,
+            y1,
+            ..view
+        };
+    }
+    let opts = Options {
+        names: a.names,
+        hex: a.hex,
+        ..Options::default()
+    };
+    let (svg, _) = to_svg(&chart, &view, &opts, theme);
+    let bytes = match kind {
+        Kind::Svg => svg.into_bytes(),
+        Kind::Png => png(&svg, scale).map_err(|e| Error::whole(e).in_file(&out))?,
+    };
+    std::fs::write(&a.output, bytes)
+        .map_err(|e| Error::whole(format!("cannot write: {e}")).in_file(&out))?;
+    Ok(OK)
+}
+
+/// Rasterizes the SVG at `scale` output pixels per CSS pixel, with the system's fonts
+/// (text is left out where none is installed).
+fn png(svg: &str, scale: f64) -> std::result::Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let mut opt = usvg::Options::default();
+    opt.fontdb_mut().load_system_fonts();
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("internal SVG: {e}"))?;
+    let size = tree.size();
+    let (w, h) = (
+        (f64::from(size.width()) * scale).round() as u32,
+        (f64::from(size.height()) * scale).round() as u32,
+    );
+    let mut pixmap = tiny_skia::Pixmap::new(w, h)
+        .ok_or_else(|| format!("cannot allocate a {w} × {h} picture"))?;
+    let s = scale as f32;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(s, s),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| format!("PNG encoding: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_parse_and_reject_empty_ranges() {
+        assert_eq!(parse_view("0, 10,0,1.1"), Some([0.0, 10.0, 0.0, 1.1]));
+        assert_eq!(parse_view("10,0,0,1"), None);
+        assert_eq!(parse_view("0,1,0"), None);
+        assert_eq!(parse_view("0,1,0,NaN"), None);
+    }
+}
