@@ -13,6 +13,7 @@ pub mod error;
 pub mod formats;
 pub mod manager;
 pub mod model;
+pub mod planning;
 pub mod scene;
 pub mod schedule;
 pub mod stats;

@@ -11,6 +11,7 @@ pub mod csv;
 pub mod header;
 pub mod mem_info;
 pub mod memplan_json;
+pub mod wire;
 
 use crate::model::{BufferList, Bytes, Plan};
 use crate::{Error, Result};

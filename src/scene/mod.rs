@@ -9,6 +9,7 @@
 
 pub mod axis;
 pub mod chart;
+pub mod compare;
 pub mod hit;
 pub mod info;
 pub mod nav;

@@ -1,0 +1,216 @@
+//! Planning one opened document with a strategy the user picks: what the page's Web
+//! Worker runs (`src/web/worker.rs`), kept here so it is tested natively.
+//!
+//! `aidge` keeps the plan as the file gives it (a schedule planned the way Aidge
+//! 0.10.1 does by default, a buffer list at its offsets or by the default strategy).
+//! Any other [`Strategy`] re-places it: buffer lists freely, buffer by buffer;
+//! plans (given or from a schedule) by whole memory spaces, so in-place and
+//! wrap-around sharing stays valid ([`strategies::replan`]).
+
+use crate::formats::{self, Document};
+use crate::model::{Bytes, Plan};
+use crate::stats;
+use crate::strategies::{self, Budget, Strategy};
+use crate::{Error, Result};
+use serde::Serialize;
+
+/// The name of the choice that keeps the plan as loaded (the CLI's `--strategy aidge`).
+pub const AS_LOADED: &str = "aidge";
+
+/// What a planning run reports next to its plan. Byte counts are digit strings: JS
+/// numbers lose precision above 2^53.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// The choice asked for (`aidge` or a strategy name).
+    pub strategy: String,
+    /// For `best`, the strategy whose placement won.
+    pub strategy_used: String,
+    pub peak: String,
+    pub lower_bound: String,
+    /// No placement of these buffers (spaces) has a smaller peak.
+    pub proven_optimal: bool,
+    pub elapsed_ms: u64,
+    /// Search nodes visited (0 for the greedy strategies and `aidge`).
+    pub iterations: u64,
+}
+
+/// A document and, once computed, the plan it stands for.
+#[derive(Debug)]
+pub struct Session {
+    name: String,
+    doc: Document,
+    /// `formats::resolve_plan(doc)`, computed at most once (schedules run the drivers).
+    loaded: Option<Plan>,
+}
+
+impl Session {
+    /// Reads a file (any format `formats::load` reads).
+    pub fn open(name: &str, bytes: &[u8]) -> Result<Session> {
+        Ok(Session {
+            name: name.to_owned(),
+            doc: formats::load(name, bytes)?,
+            loaded: None,
+        })
+    }
+
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    /// The plan for `choice` (`aidge` or a [`Strategy`] name) within `budget`.
+    pub fn plan(&mut self, choice: &str, budget: &Budget) -> Result<(Plan, Report)> {
+        let strategy = if choice == AS_LOADED {
+            None
+        } else {
+            Some(choice.parse::<Strategy>().map_err(|e| {
+                Error::whole(format!("{}, or {AS_LOADED}", e.message)).in_file(&self.name)
+            })?)
+        };
+        let free_list = match (&self.doc.plan, &self.doc.schedule, &self.doc.buffers) {
+            (None, None, Some(list)) => Some(list),
+            _ => None,
+        };
+        if let (Some(list), Some(s)) = (free_list, strategy) {
+            let placed = strategies::place(list, s, budget).map_err(|e| e.in_file(&self.name))?;
+            let plan = list.to_plan(&placed.offsets);
+            let report = Report {
+                strategy: s.name().into(),
+                strategy_used: placed.strategy_used.name().into(),
+                peak: placed.peak.to_string(),
+                lower_bound: placed.lower_bound.to_string(),
+                proven_optimal: placed.proven_optimal,
+                elapsed_ms: placed.elapsed_ms,
+                iterations: placed.iterations,
+            };
+            return Ok((plan, report));
+        }
+        let t = Clock::start();
+        let loaded = self.loaded()?;
+        let plan = match strategy {
+            None => loaded.clone(),
+            Some(s) => strategies::replan(loaded, s, budget).map_err(|e| e.in_file(&self.name))?,
+        };
+        let (peak, lower_bound, proven_optimal) = bounds(&plan);
+        let name = strategy.map_or(AS_LOADED, Strategy::name).to_owned();
+        let report = Report {
+            strategy_used: name.clone(),
+            strategy: name,
+            peak: peak.to_string(),
+            lower_bound: lower_bound.to_string(),
+            proven_optimal,
+            elapsed_ms: t.elapsed_ms(),
+            iterations: 0,
+        };
+        Ok((plan, report))
+    }
+
+    fn loaded(&mut self) -> Result<&Plan> {
+        let plan = match self.loaded.take() {
+            Some(plan) => plan,
+            None => formats::resolve_plan(&self.doc).map_err(|e| e.in_file(&self.name))?,
+        };
+        Ok(self.loaded.insert(plan))
+    }
+}
+
+/// Peak, lower bound, and whether every component sits at its lower bound (which
+/// proves no placement of these spaces is smaller: live spaces cannot overlap).
+fn bounds(plan: &Plan) -> (Bytes, Bytes, bool) {
+    let s = stats::stats(plan);
+    let at_bound = s.components.iter().all(|c| c.peak == c.lower_bound);
+    (s.peak, s.lower_bound, at_bound)
+}
+
+/// Milliseconds for the report; `std::time::Instant` panics in wasm32.
+struct Clock(f64);
+
+impl Clock {
+    fn start() -> Clock {
+        Clock(now())
+    }
+    fn elapsed_ms(&self) -> u64 {
+        (now() - self.0).max(0.0) as u64
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn now() -> f64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check;
+
+    /// MiniMalloc's example: the lower bound is 12; stacking by size order gives more.
+    const CSV: &str = "id,lower,upper,size\na,0,3,4\nb,3,9,4\nc,0,9,4\nd,9,21,4\ne,0,21,4\n";
+
+    #[test]
+    fn buffer_lists_are_placed_freely_and_reach_the_bound() {
+        let mut s = Session::open("x.csv", CSV.as_bytes()).unwrap();
+        let (plan, r) = s.plan("best", &Budget::millis(500)).unwrap();
+        assert!(check::check(&plan).is_valid());
+        assert_eq!(r.peak, plan.peak().to_string());
+        assert_eq!(r.lower_bound, "12");
+        assert_eq!(r.peak, "12");
+        assert!(r.proven_optimal);
+        assert_eq!(r.strategy, "best");
+    }
+
+    #[test]
+    fn aidge_keeps_the_given_offsets() {
+        let csv = "id,lower,upper,size,offset\na,0,2,4,0\nb,1,3,4,8\n";
+        let mut s = Session::open("given.csv", csv.as_bytes()).unwrap();
+        let (plan, r) = s.plan(AS_LOADED, &Budget::millis(100)).unwrap();
+        assert_eq!(plan.spaces[1].offset, 8);
+        assert_eq!((r.peak.as_str(), r.lower_bound.as_str()), ("12", "8"));
+        assert!(!r.proven_optimal);
+        let (plan, r) = s.plan("greedy-size", &Budget::millis(100)).unwrap();
+        assert_eq!(plan.peak(), 8);
+        assert!(r.proven_optimal, "{r:?}");
+    }
+
+    #[test]
+    fn aidge_plans_move_whole_spaces() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/aidge/resnet18-multi-None.json"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let mut s = Session::open("resnet18.json", &bytes).unwrap();
+        let (aidge, ra) = s.plan(AS_LOADED, &Budget::millis(100)).unwrap();
+        let (best, rb) = s.plan("best", &Budget::millis(1000)).unwrap();
+        assert!(check::check(&best).is_valid());
+        assert_eq!(best.planes.len(), aidge.planes.len());
+        for (a, b) in aidge.planes.iter().zip(&best.planes) {
+            let shift = best.spaces[b.space]
+                .offset
+                .wrapping_sub(aidge.spaces[a.space].offset);
+            assert_eq!(b.cont_offset, a.cont_offset.wrapping_add(shift));
+        }
+        assert_eq!(ra.lower_bound, rb.lower_bound);
+        assert!(rb.peak.parse::<u64>().unwrap() <= ra.peak.parse::<u64>().unwrap());
+        assert_eq!(rb.proven_optimal, rb.peak == rb.lower_bound);
+    }
+
+    #[test]
+    fn unknown_strategies_name_the_file_and_the_choices() {
+        let mut s = Session::open("x.csv", CSV.as_bytes()).unwrap();
+        let e = s.plan("fastest", &Budget::millis(10)).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.starts_with("x.csv: unknown strategy `fastest`"),
+            "{text}"
+        );
+        assert!(text.contains("or aidge"), "{text}");
+    }
+}

@@ -1,0 +1,278 @@
+//! Two plans side by side: of the same problem (Aidge's plan and a re-plan) or two
+//! dumps (a model before and after fusion). Buffers are matched by display name (the
+//! node and output for Aidge plans, the id for buffer lists); the k-th plane of a
+//! name in one plan pairs with the k-th of that name in the other. The two charts
+//! are given the same time and address scale, so one view shows both alike.
+
+use super::axis::{bytes_long, group_digits};
+use super::chart::Chart;
+use crate::model::Bytes;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// One matched (or unmatched) buffer whose placement differs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Row {
+    pub name: String,
+    /// Plane index in plan A / B (None: the buffer is only in the other plan).
+    pub plane_a: Option<usize>,
+    pub plane_b: Option<usize>,
+    /// Absolute address of the contiguous part, digits.
+    pub address_a: Option<String>,
+    pub address_b: Option<String>,
+    pub size_a: Option<String>,
+    pub size_b: Option<String>,
+    /// `address_b - address_a` in bytes, signed digits (None when unmatched).
+    pub delta: Option<String>,
+    /// `moved`, `resized`, `moved, resized`, `only in A`, `only in B`.
+    pub change: String,
+}
+
+/// What the compare view shows about the pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Comparison {
+    pub peak_a: String,
+    pub peak_b: String,
+    /// `peak B - peak A`, signed digits (for tests and copy-paste).
+    pub peak_delta_bytes: String,
+    /// The same, readable: `-378 KiB (−26.7%)`.
+    pub peak_delta: String,
+    pub lower_bound_a: String,
+    pub lower_bound_b: String,
+    /// Buffers found in both plans.
+    pub matched: usize,
+    /// Matched buffers at the same address with the same size.
+    pub unchanged: usize,
+    pub only_a: usize,
+    pub only_b: usize,
+    /// The changed buffers, largest move first, at most `max_rows`.
+    pub rows: Vec<Row>,
+    pub rows_omitted: usize,
+}
+
+fn signed(v: i128) -> String {
+    if v < 0 {
+        format!("-{}", group_digits(v.unsigned_abs() as u64))
+    } else {
+        format!("+{}", group_digits(v as u64))
+    }
+}
+
+/// Matches the buffers of `a` and `b` and measures what changed.
+pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, n) in b.names.iter().enumerate().rev() {
+        by_name.entry(n.as_str()).or_default().push(i);
+    }
+    let mut rows: Vec<(u128, Row)> = Vec::new();
+    let mut matched = 0;
+    let mut unchanged = 0;
+    let mut only_a = 0;
+    let side = |c: &Chart, i: usize| {
+        let p = &c.plan.planes[i];
+        (p.cont_offset, p.size)
+    };
+    for (i, name) in a.names.iter().enumerate() {
+        let (addr_a, size_a) = side(a, i);
+        // Names pair in order: the last pushed (reversed) is the first occurrence.
+        let Some(j) = by_name.get_mut(name.as_str()).and_then(Vec::pop) else {
+            only_a += 1;
+            rows.push((
+                u128::from(size_a),
+                Row {
+                    name: name.clone(),
+                    plane_a: Some(i),
+                    plane_b: None,
+                    address_a: Some(addr_a.to_string()),
+                    address_b: None,
+                    size_a: Some(size_a.to_string()),
+                    size_b: None,
+                    delta: None,
+                    change: "only in A".into(),
+                },
+            ));
+            continue;
+        };
+        matched += 1;
+        let (addr_b, size_b) = side(b, j);
+        let delta = i128::from(addr_b) - i128::from(addr_a);
+        let change = match (delta != 0, size_a != size_b) {
+            (false, false) => {
+                unchanged += 1;
+                continue;
+            }
+            (true, false) => "moved",
+            (false, true) => "resized",
+            (true, true) => "moved, resized",
+        };
+        rows.push((
+            delta.unsigned_abs(),
+            Row {
+                name: name.clone(),
+                plane_a: Some(i),
+                plane_b: Some(j),
+                address_a: Some(addr_a.to_string()),
+                address_b: Some(addr_b.to_string()),
+                size_a: Some(size_a.to_string()),
+                size_b: Some(size_b.to_string()),
+                delta: Some(signed(delta)),
+                change: change.into(),
+            },
+        ));
+    }
+    let mut only_b = 0;
+    let mut rest: Vec<usize> = by_name.into_values().flatten().collect();
+    rest.sort_unstable();
+    for j in rest {
+        only_b += 1;
+        let (addr_b, size_b) = side(b, j);
+        rows.push((
+            u128::from(size_b),
+            Row {
+                name: b.names[j].clone(),
+                plane_a: None,
+                plane_b: Some(j),
+                address_a: None,
+                address_b: Some(addr_b.to_string()),
+                size_a: None,
+                size_b: Some(size_b.to_string()),
+                delta: None,
+                change: "only in B".into(),
+            },
+        ));
+    }
+    // Largest change first; stable, so plan order breaks ties.
+    rows.sort_by_key(|r| std::cmp::Reverse(r.0));
+    let rows_omitted = rows.len().saturating_sub(max_rows);
+    rows.truncate(max_rows);
+    let (pa, pb) = (a.stats.peak, b.stats.peak);
+    let d = i128::from(pb) - i128::from(pa);
+    let pct = if pa == 0 {
+        String::new()
+    } else {
+        format!(" ({:+.1}%)", d as f64 / pa as f64 * 100.0)
+    };
+    Comparison {
+        peak_a: bytes_long(pa),
+        peak_b: bytes_long(pb),
+        peak_delta_bytes: d.to_string(),
+        peak_delta: format!(
+            "{}{}{pct}",
+            if d < 0 { "−" } else { "+" },
+            bytes_long(d.unsigned_abs() as Bytes)
+        ),
+        lower_bound_a: bytes_long(a.stats.lower_bound),
+        lower_bound_b: bytes_long(b.stats.lower_bound),
+        matched,
+        unchanged,
+        only_a,
+        only_b,
+        rows: rows.into_iter().map(|r| r.1).collect(),
+        rows_omitted,
+    }
+}
+
+/// Gives both charts the same scale: the longer horizon, and for each lane index the
+/// larger address extent. A view (clock range, address fractions) then means the same
+/// clocks and bytes in both.
+pub fn share_scale(a: &mut Chart, b: &mut Chart) {
+    let horizon = a.horizon.max(b.horizon);
+    a.horizon = horizon;
+    b.horizon = horizon;
+    for (la, lb) in a.lanes.iter_mut().zip(b.lanes.iter_mut()) {
+        let e = la.extent.max(lb.extent);
+        la.extent = e;
+        lb.extent = e;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Buffer, BufferList};
+    use crate::scene::{render, Options, RecordingPainter, View};
+
+    fn chart(bufs: &[(&str, u32, u32, u64, u64)]) -> Chart {
+        let list = BufferList {
+            buffers: bufs
+                .iter()
+                .map(|&(id, lower, upper, size, _)| Buffer {
+                    id: id.into(),
+                    lower,
+                    upper,
+                    size,
+                    offset: None,
+                })
+                .collect(),
+            capacity: None,
+        };
+        let offsets: Vec<u64> = bufs.iter().map(|b| b.4).collect();
+        Chart::new(list.to_plan(&offsets))
+    }
+
+    #[test]
+    fn matches_by_name_and_reports_moves_and_peaks() {
+        let a = chart(&[
+            ("x", 0, 2, 8, 0),
+            ("y", 1, 3, 4, 8),
+            ("dup", 0, 1, 2, 12),
+            ("dup", 2, 3, 2, 12),
+            ("gone", 0, 1, 1, 14),
+        ]);
+        let b = chart(&[
+            ("y", 1, 3, 4, 0),
+            ("x", 0, 2, 8, 4),
+            ("dup", 0, 1, 2, 12),
+            ("dup", 2, 3, 2, 4),
+            ("new", 3, 4, 16, 0),
+        ]);
+        let c = compare(&a, &b, 10);
+        assert_eq!((c.matched, c.unchanged, c.only_a, c.only_b), (4, 1, 1, 1));
+        assert_eq!(c.peak_delta_bytes, "1", "peak 15 -> 16");
+        assert!(c.peak_delta.starts_with('+'), "{}", c.peak_delta);
+        let find = |n: &str, ch: &str| c.rows.iter().find(|r| r.name == n && r.change == ch);
+        let y = find("y", "moved").unwrap();
+        assert_eq!(y.delta.as_deref(), Some("-8"));
+        assert_eq!((y.plane_a, y.plane_b), (Some(1), Some(0)));
+        let dup = find("dup", "moved").unwrap();
+        assert_eq!(
+            (dup.plane_a, dup.plane_b),
+            (Some(3), Some(3)),
+            "k-th with k-th"
+        );
+        assert_eq!(dup.delta.as_deref(), Some("-8"));
+        assert_eq!(find("x", "moved").unwrap().delta.as_deref(), Some("+4"));
+        assert!(find("gone", "only in A").is_some());
+        assert_eq!(
+            find("new", "only in B").unwrap().size_b.as_deref(),
+            Some("16")
+        );
+        // The cap keeps the largest changes.
+        let capped = compare(&a, &b, 2);
+        assert_eq!((capped.rows.len(), capped.rows_omitted), (2, 3));
+        assert_eq!(capped.rows[0].name, "new", "16 bytes, the biggest change");
+    }
+
+    #[test]
+    fn shared_scale_draws_equal_bytes_at_equal_rows() {
+        let mut a = chart(&[("x", 0, 2, 100, 0)]);
+        let mut b = chart(&[("x", 0, 6, 50, 0)]);
+        share_scale(&mut a, &mut b);
+        assert_eq!((a.horizon, b.horizon), (6, 6));
+        let view = View::fit(&a, 800.0, 400.0, 1.0);
+        let opts = Options::default();
+        let fa = render(&a, &view, &opts, &mut RecordingPainter::default());
+        let fb = render(&b, &view, &opts, &mut RecordingPainter::default());
+        let (ra, rb) = (fa.drawn[0].rect, fb.drawn[0].rect);
+        // Edges snap to device pixels: within a pixel or so.
+        assert!(
+            (ra.h - 2.0 * rb.h).abs() < 1.0,
+            "100 B is twice 50 B: {ra:?} {rb:?}"
+        );
+        assert!(
+            (rb.w - 3.0 * ra.w).abs() < 1.5,
+            "6 clocks vs 2: {ra:?} {rb:?}"
+        );
+        assert!((ra.bottom() - rb.bottom()).abs() < 1.0);
+    }
+}
