@@ -3,6 +3,8 @@
 // the Rust Viewer's (pkg/memplan.js). Text from dumps reaches the DOM only through
 // textContent, never innerHTML.
 import init, { Viewer } from './pkg/memplan.js';
+import { setupPlanning } from './strategy.js';
+import { setupCompare } from './compare.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('chart');
@@ -140,34 +142,26 @@ function refreshPanel() {
   if (s.findings_omitted) findings.append(el('li', `… and ${s.findings_omitted} more`, 'bad'));
 }
 
+// Reading, parsing and planning run in a Web Worker (strategy.js, worker.js).
+const planning = setupPlanning({ viewer, refresh: refreshPanel, redraw, showError, clearError });
+const compare = setupCompare({ viewer, onClose: fitCanvas });
+
 /** Opens files; a bad one shows its error and leaves the shown plan in place. */
-async function openFiles(files) {
-  const errors = [];
-  for (const file of files) {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    try {
-      viewer.open(file.name, bytes);
-    } catch (e) {
-      errors.push(String(e));
-    }
-  }
-  if (errors.length) showError(errors.join('\n')); else clearError();
-  refreshPanel();
-  redraw();
+function openFiles(files) {
+  return planning.open(files.map((file) => ({ name: file.name, source: file })));
 }
 
 async function openSample() {
   try {
     const names = await (await fetch('sample/manifest.json')).json();
+    const items = [];
     for (const name of names) {
-      const bytes = new Uint8Array(await (await fetch('sample/' + encodeURIComponent(name))).arrayBuffer());
-      viewer.open(name, bytes);
+      items.push({ name, source: await (await fetch('sample/' + encodeURIComponent(name))).blob() });
     }
+    await planning.open(items);
   } catch (e) {
     showError(`sample: ${e}`);
   }
-  refreshPanel();
-  redraw();
 }
 
 // Files: picker, drop anywhere.
@@ -320,6 +314,8 @@ window.__memplan = {
   summary: () => viewer.summary(),
   files: () => viewer.files(),
   renderNow: () => { viewer.render(); return viewer.frame(); },
+  planning,
+  compare,
 };
 
 fitCanvas();

@@ -33,9 +33,9 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
     priority.sort_by_key(|&c| components[c].priority);
 
     let mut steps = schedule.steps();
-    // Auto-concat: the space (and offset in it) of each Concat already planned
-    // together with its first input.
-    let mut concats: BTreeMap<NodeId, ConcatBase> = BTreeMap::new();
+    // Auto-concat: the base plane of each Concat already planned together with
+    // its first input.
+    let mut concats: BTreeMap<NodeId, MemoryPlane> = BTreeMap::new();
     for (id, node) in schedule.nodes.iter().enumerate() {
         if multi && node.producer {
             mm.mark_producer(id);
@@ -305,31 +305,24 @@ fn concat_target(schedule: &Schedule, output: &Output) -> Option<Consumer> {
     fed_alone.then_some(*target)
 }
 
-/// Where the auto-concat driver puts a Concat and its inputs.
-#[derive(Debug, Clone)]
-enum ConcatBase {
-    /// A new space (offset of the block in it): planes at `offset + input bytes`.
-    Space(SpaceId, u64),
-    /// With wrap-around: planes that follow this plane of an input's parent
-    /// (`reallocate(plane, input bytes, ..., wrap, extra)`), extra included.
-    Follow(MemoryPlane, u64),
-}
-
 /// Auto-concat placement of output `(id, req)` (node, unaligned bytes), input
 /// `target.input` of a Concat: a plane at the bytes of the Concat's inputs
-/// before it, with the Concat's size (rounded to the alignment) as stride.
-/// The first input to run chooses the base and registers the Concat's own
-/// plane at it: with wrap-around, the plane of a parent of one of the
-/// Concat's inputs when one qualifies ([`concat_candidate`], N2D2's
-/// no-branch concat); otherwise a new space of the Concat's size, which the
-/// first input's offset then grows. As in the 0.10.1 wheel the plane's `size`
-/// is `req - offset` (wrapping: inputs after the first half of the Concat get
-/// 0 or a huge size), and dependencies are the Concat's readers. Returns the
-/// space.
+/// before it (`offset`), with the Concat's size (rounded to the alignment) as
+/// stride, relative to the Concat's *base* plane. The first input to run sets
+/// the base: with wrap-around, the plane of a parent of one of the Concat's
+/// inputs when one qualifies ([`concat_candidate`], N2D2's no-branch concat),
+/// otherwise a new allocation of the Concat's size. Each input (and, with the
+/// first, the Concat's own plane) then follows the base plane by `offset`
+/// (`reallocate(base, offset, ..., wrap, extra)`) when *its own* candidate
+/// scan found one, else lands at `base.offset + offset` in the base's space
+/// without wrapping (which grows a fresh space to `offset + size`). As in the
+/// 0.10.1 wheel the plane's `size` is `req - offset` (wrapping: inputs after
+/// the first half of the Concat get 0 or a huge size), and dependencies are
+/// the Concat's readers. Returns the space.
 fn place_in_concat(
     schedule: &Schedule,
     mm: &mut MemoryManager,
-    concats: &mut BTreeMap<NodeId, ConcatBase>,
+    concats: &mut BTreeMap<NodeId, MemoryPlane>,
     (id, req): (NodeId, u64),
     opts: &DriverOptions,
     target: Consumer,
@@ -353,59 +346,36 @@ fn place_in_concat(
     };
     let layout = Layout::new(creq, 1, 1);
     let size = req.wrapping_sub(offset);
+    let candidate = if opts.wrap_around {
+        concat_candidate(schedule, mm, concat, creq)?
+    } else {
+        None
+    };
     let first = !concats.contains_key(&target.node);
-    let base = match concats.get(&target.node) {
-        Some(b) => b.clone(),
+    let base = match (concats.get(&target.node), &candidate) {
+        (Some(b), _) => b.clone(),
+        (None, Some((plane, _))) => plane.clone(),
+        (None, None) => mm.allocate(creq, &cchilds, Layout::FLAT),
+    };
+    match candidate {
+        Some((_, extra)) => {
+            mm.reallocate_after_node(&base, id, offset, size, true, extra, &cchilds, layout)?;
+            if first {
+                let c = target.node;
+                mm.reallocate_after_node(&base, c, 0, creq, true, extra, &cchilds, layout)?;
+            }
+        }
         None => {
-            let candidate = if opts.wrap_around {
-                concat_candidate(schedule, mm, concat, creq)?
-            } else {
-                None
-            };
-            match candidate {
-                Some((plane, extra)) => ConcatBase::Follow(plane, extra),
-                None => {
-                    let p = mm.allocate(creq, &cchilds, Layout::FLAT);
-                    ConcatBase::Space(p.space, p.offset)
-                }
-            }
-        }
-    };
-    let space = match &base {
-        ConcatBase::Space(space, at) => {
-            let (space, at) = (*space, *at);
-            mm.reallocate_node(
-                space,
-                id,
-                at.wrapping_add(offset),
-                size,
-                false,
-                0,
-                &cchilds,
-                layout,
-            )?;
+            let at = base.offset;
+            let sp = base.space;
+            let dst = at.wrapping_add(offset);
+            mm.reallocate_node(sp, id, dst, size, false, 0, &cchilds, layout)?;
             if first {
-                mm.reallocate_node(space, target.node, at, creq, false, 0, &cchilds, layout)?;
+                mm.reallocate_node(sp, target.node, at, creq, false, 0, &cchilds, layout)?;
             }
-            space
         }
-        ConcatBase::Follow(plane, extra) => {
-            mm.reallocate_after_node(plane, id, offset, size, true, *extra, &cchilds, layout)?;
-            if first {
-                mm.reallocate_after_node(
-                    plane,
-                    target.node,
-                    0,
-                    creq,
-                    true,
-                    *extra,
-                    &cchilds,
-                    layout,
-                )?;
-            }
-            plane.space
-        }
-    };
+    }
+    let space = base.space;
     concats.entry(target.node).or_insert(base);
     Ok(space)
 }

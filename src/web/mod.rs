@@ -7,7 +7,10 @@
 //! numbers lose precision above 2^53).
 
 mod canvas;
+mod compare;
 mod embed;
+mod handoff;
+mod worker;
 
 use crate::formats;
 use crate::scene::{self, info, Chart, Frame, Options, View};

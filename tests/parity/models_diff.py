@@ -74,7 +74,24 @@ def resnet18_fused():
     return aidge_cases._schedule(graph, [[1, 3, 224, 224]])
 
 
-EXTRA_CASES = {"resnet18_fused": resnet18_fused}
+def broadcast_add():
+    """Add of a [1,8,1,10] and a [1,8,10,1] tensor (two convs of the graph input):
+    no input can be overwritten in place, and both are wrap-around candidates
+    with the same reusable size, so the scan's tie rule decides (the first one
+    stays)."""
+    a = aidge_core.Conv2D(3, 8, [10, 1], name="a")
+    b = aidge_core.Conv2D(3, 8, [1, 10], name="b")
+    add = aidge_core.Add("add")
+    a.add_child(add, 0, 0)
+    b.add_child(add, 0, 1)
+    relu = aidge_core.ReLU("relu")
+    add.add_child(relu, 0, 0)
+    graph = aidge_core.get_connected_graph_view(a)
+    graph.add(b)
+    return aidge_cases._schedule(graph, [[1, 3, 10, 10], [1, 3, 10, 10]])
+
+
+EXTRA_CASES = {"resnet18_fused": resnet18_fused, "broadcast_add": broadcast_add}
 
 
 def bench_combos():
