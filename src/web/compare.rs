@@ -1,0 +1,157 @@
+//! The compare view: two opened plans drawn on two stacked canvases with one shared
+//! view (same clocks, same bytes per pixel; [`scene::compare::share_scale`]), and the
+//! matched-buffer table of [`scene::compare::compare`]. Pan and zoom on either canvas
+//! move both.
+
+use super::canvas::CanvasPainter;
+use super::{to_js, Viewer};
+use crate::scene::{self, compare, hit_test, info, Chart, Frame, Options, View};
+use wasm_bindgen::prelude::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// Rows of the change table sent to the page at most (the rest are counted).
+const MAX_ROWS: usize = 500;
+/// Top of the fitted view as a fraction of the shared extent.
+const FIT_TOP: f64 = 1.2;
+
+struct Half {
+    canvas: HtmlCanvasElement,
+    painter: CanvasPainter,
+    chart: Chart,
+    opts: Options,
+    frame: Frame,
+}
+
+#[wasm_bindgen]
+pub struct CompareView {
+    halves: [Half; 2],
+    view: View,
+    comparison: compare::Comparison,
+}
+
+fn half(canvas: HtmlCanvasElement, chart: Chart) -> Result<Half, JsValue> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")?
+        .ok_or_else(|| JsValue::from_str("no 2d context"))?
+        .dyn_into()?;
+    Ok(Half {
+        painter: CanvasPainter::new(&document, ctx),
+        canvas,
+        chart,
+        opts: Options::default(),
+        frame: Frame::default(),
+    })
+}
+
+#[wasm_bindgen]
+impl CompareView {
+    /// Compares files `a` (top) and `b` (bottom) of `viewer`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        top: HtmlCanvasElement,
+        bottom: HtmlCanvasElement,
+        viewer: &Viewer,
+        a: usize,
+        b: usize,
+    ) -> Result<CompareView, JsValue> {
+        let chart = |i: usize| {
+            viewer
+                .files
+                .get(i)
+                .map(|f| f.chart.clone())
+                .ok_or_else(|| JsValue::from_str(&format!("no opened file {i}")))
+        };
+        let (mut ca, mut cb) = (chart(a)?, chart(b)?);
+        compare::share_scale(&mut ca, &mut cb);
+        let comparison = compare::compare(&ca, &cb, MAX_ROWS);
+        let view = View::fit(&ca, 300.0, 150.0, 1.0);
+        Ok(CompareView {
+            halves: [half(top, ca)?, half(bottom, cb)?],
+            view,
+            comparison,
+        })
+    }
+
+    /// Sizes both canvases (each `css_width` × `css_height`) and fits the view.
+    pub fn resize(&mut self, css_width: f64, css_height: f64, dpr: f64) {
+        let dpr = if dpr > 0.0 { dpr } else { 1.0 };
+        for h in &self.halves {
+            h.canvas
+                .set_width((css_width * dpr).round().max(1.0) as u32);
+            h.canvas
+                .set_height((css_height * dpr).round().max(1.0) as u32);
+        }
+        self.view.width = css_width.max(1.0);
+        self.view.height = css_height.max(1.0);
+        self.view.dpr = dpr;
+    }
+
+    /// Both plans whole, with room above the higher peak for its label (each half
+    /// is only half as tall as the main chart).
+    pub fn fit(&mut self) {
+        let v = self.view;
+        self.view = View::fit(&self.halves[0].chart, v.width, v.height, v.dpr);
+        self.view.y1 = FIT_TOP;
+    }
+
+    pub fn render(&mut self) {
+        for h in &mut self.halves {
+            h.painter.begin(self.view.dpr);
+            h.frame = scene::render(&h.chart, &self.view, &h.opts, &mut h.painter);
+            h.painter.end();
+        }
+    }
+
+    pub fn zoom_time(&mut self, x: f64, factor: f64) {
+        self.view.zoom_time(&self.halves[0].chart, x, factor);
+    }
+
+    /// Zooms addresses around row `y` of canvas `which` (0 top, 1 bottom).
+    pub fn zoom_address(&mut self, which: usize, y: f64, factor: f64) {
+        let chart = &self.halves[which.min(1)].chart;
+        self.view.zoom_address(chart, y, factor);
+    }
+
+    pub fn pan(&mut self, which: usize, dx: f64, dy: f64) {
+        let chart = &self.halves[which.min(1)].chart;
+        self.view.pan(chart, dx, dy);
+    }
+
+    /// The plane under `(x, y)` of canvas `which`, outlined in the other half too when it
+    /// changed place; its details, or null.
+    pub fn hover(&mut self, which: usize, x: f64, y: f64) -> JsValue {
+        let w = which.min(1);
+        let hit = hit_test(&self.halves[w].chart, &self.view, x, y).map(|h| h.plane);
+        let other = hit.and_then(|p| {
+            self.comparison
+                .rows
+                .iter()
+                .find(|r| {
+                    if w == 0 {
+                        r.plane_a == Some(p)
+                    } else {
+                        r.plane_b == Some(p)
+                    }
+                })
+                .and_then(|r| if w == 0 { r.plane_b } else { r.plane_a })
+        });
+        self.halves[w].opts.hover = hit;
+        self.halves[1 - w].opts.hover = other;
+        hit.and_then(|p| info::plane_info(&self.halves[w].chart, p))
+            .map_or(JsValue::NULL, |i| to_js(&i))
+    }
+
+    /// Peaks, lower bounds, peak delta and the changed buffers
+    /// (`scene::compare::Comparison`).
+    pub fn summary(&self) -> JsValue {
+        to_js(&self.comparison)
+    }
+
+    /// What canvas `which` drew last (`scene::Frame`), for tests.
+    pub fn frame(&self, which: usize) -> JsValue {
+        to_js(&self.halves[which.min(1)].frame)
+    }
+}

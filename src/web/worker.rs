@@ -1,0 +1,82 @@
+//! The wasm API of the page's Web Worker (`www/worker.js`): reads and plans a file
+//! off the main thread ([`crate::planning::Session`]) and returns the plan in the
+//! compact wire form ([`crate::formats::wire`]), which the worker transfers to the
+//! main thread's [`super::Viewer::open_plan`]. Progress of the search reaches JS
+//! through a callback; cancelling is terminating the worker.
+
+use super::to_js;
+use crate::formats::wire;
+use crate::planning::{Report, Session};
+use crate::strategies::{Budget, Progress};
+use serde::Serialize;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// One opened file in the worker.
+#[wasm_bindgen]
+pub struct Planner {
+    session: Session,
+    report: Option<Report>,
+}
+
+/// What the progress callback receives (byte counts as digits).
+#[derive(Serialize)]
+struct Step {
+    best_peak: String,
+    lower_bound: String,
+    iterations: u64,
+    elapsed_ms: u64,
+}
+
+#[wasm_bindgen]
+impl Planner {
+    /// Reads `bytes` (any format the page opens). Errors read `file: place: message`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str, bytes: &[u8]) -> Result<Planner, JsValue> {
+        console_error_panic_hook::set_once();
+        let session = Session::open(name, bytes).map_err(|e| JsValue::from_str(&e.to_string()))?;
+        Ok(Planner {
+            session,
+            report: None,
+        })
+    }
+
+    /// What the reader accepted but the user should know.
+    pub fn warnings(&self) -> Vec<String> {
+        self.session.document().warnings.clone()
+    }
+
+    /// Plans with `strategy` (`aidge` or a strategy name) within `millis`; calls
+    /// `progress` with every better peak found. Returns the plan's wire bytes.
+    pub fn plan(
+        &mut self,
+        strategy: &str,
+        millis: u32,
+        progress: Option<js_sys::Function>,
+    ) -> Result<Vec<u8>, JsValue> {
+        let mut budget = Budget::millis(u64::from(millis));
+        if let Some(f) = progress {
+            budget.progress = Some(Rc::new(move |p: &Progress| {
+                let step = Step {
+                    best_peak: p.best_peak.to_string(),
+                    lower_bound: p.lower_bound.to_string(),
+                    iterations: p.iterations,
+                    elapsed_ms: p.elapsed_ms,
+                };
+                // A throwing callback must not stop the search.
+                let _ = f.call1(&JsValue::NULL, &to_js(&step));
+            }));
+        }
+        let (plan, report) = self
+            .session
+            .plan(strategy, &budget)
+            .map_err(|e| JsValue::from_str(&e.to_string()))?;
+        self.report = Some(report);
+        Ok(wire::encode(&plan))
+    }
+
+    /// The last [`Planner::plan`]'s report (`planning::Report`), or null.
+    pub fn report(&self) -> JsValue {
+        self.report.as_ref().map_or(JsValue::NULL, to_js)
+    }
+}

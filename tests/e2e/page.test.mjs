@@ -1,0 +1,209 @@
+// End-to-end tests of planning in the page: files are read, parsed and planned in a
+// Web Worker; the strategy selector re-plans in the background (the page keeps
+// drawing frames), Cancel stops it, the compare view shows two plans on one scale,
+// and errors from the worker reach the error box. Peaks and bounds are checked
+// against the data sets' own figures (MiniMalloc's challenging set C has a lower
+// bound below its 1,048,576-byte capacity), never against our earlier output.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as h from './harness.mjs';
+
+const { bench, results } = h;
+let env;
+let page;
+
+before(async () => {
+  env = await h.start();
+  page = await env.open();
+  await h.ready(page);
+});
+
+after(async () => {
+  await env?.stop();
+});
+
+const csv = (name) => fs.readFileSync(path.join(bench, 'minimalloc', name));
+const current = () => page.evaluate(() => window.__memplan.files()[window.__memplan.viewer.current()]);
+
+/**
+ * Starts watching the main thread: animation frames ticking, and long tasks (main
+ * thread busy > 50 ms, the Long Tasks API). Returns a function that stops and reports.
+ */
+async function watchMainThread() {
+  await page.evaluate(() => {
+    const w = { frames: [], longTasks: [], on: true };
+    window.__watch = w;
+    w.observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, ms: Math.round(e.duration) });
+    });
+    w.observer.observe({ type: 'longtask' });
+    const tick = (t) => {
+      if (!w.on) return;
+      w.frames.push(t);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  // Only what happened while the worker planned counts: other parts of the page
+  // (the link fragment, share.js) do their own work after a plan is shown.
+  return () => page.evaluate(() => {
+    const w = window.__watch;
+    w.on = false;
+    w.observer.disconnect();
+    const { asked, answered } = window.__memplan.planning.last;
+    const during = (t) => t >= asked && t <= answered;
+    return {
+      seconds: (answered - asked) / 1000,
+      frames: w.frames.filter(during).length,
+      longTasks: w.longTasks.filter((e) => during(e.start)).map((e) => e.ms),
+    };
+  });
+}
+
+/** Waits until the main thread has been free of long tasks for 600 ms. */
+function settle() {
+  return page.evaluate(() => new Promise((resolve) => {
+    let timer = setTimeout(done, 600);
+    const obs = new PerformanceObserver(() => { clearTimeout(timer); timer = setTimeout(done, 600); });
+    obs.observe({ type: 'longtask' });
+    function done() { obs.disconnect(); resolve(); }
+  }));
+}
+
+async function replan(strategy, millis) {
+  await page.selectOption('#strategy', strategy);
+  await page.fill('#budget', String(millis));
+  await page.click('#replan');
+}
+
+test('a dropped CSV is planned in the worker; best reaches the lower bound without freezing the page', async () => {
+  await h.drop(page, [['C.1048576.csv', csv('C.1048576.csv')]]);
+  await page.waitForFunction(() => window.__memplan.files().includes('C.1048576.csv') && !window.__memplan.planning.busy);
+  assert.equal(await current(), 'C.1048576.csv');
+  const loaded = await h.summary(page);
+  assert.equal(loaded.planes, 203, 'every buffer of set C');
+  assert.equal(loaded.findings.length, 0);
+  const greedyPeak = BigInt(loaded.peak_bytes);
+  const bound = BigInt(await page.evaluate(
+    () => window.__memplan.planning.plans.get('C.1048576.csv').report.lower_bound));
+  assert.ok(greedyPeak > bound, `greedy ${greedyPeak} above the bound ${bound}`);
+  assert.ok(bound <= 1048576n, 'set C fits its capacity');
+
+  await settle();
+  const stop = await watchMainThread();
+  await replan('best', 10000);
+  await page.waitForSelector('#cancel:not([hidden])');
+  await page.waitForFunction(() => window.__memplan.files().includes('C.1048576.csv · best') && !window.__memplan.planning.busy,
+    null, { timeout: 30000 });
+  const main = await stop();
+  const report = await page.evaluate(() => window.__memplan.planning.plans.get('C.1048576.csv · best').report);
+  const s = await h.summary(page);
+  assert.equal(await current(), 'C.1048576.csv · best');
+  assert.equal(BigInt(s.peak_bytes), bound, 'best reaches the lower bound');
+  assert.equal(report.peak, s.peak_bytes);
+  assert.equal(report.proven_optimal, true);
+  assert.equal(s.findings.length, 0, 'the checker finds no overlap');
+  assert.match(await page.textContent('#report'), /proven optimal/);
+  // The main thread kept painting while the worker searched: frames ticked all
+  // along and no task held the main thread (frame rates themselves depend on the
+  // machine's load, so they are not asserted beyond ticking).
+  const { seconds } = main;
+  assert.ok(report.worker_ms > 200, `the search took ${report.worker_ms} ms, long enough to measure`);
+  assert.ok(main.frames >= seconds * 5, `${main.frames} frames in ${seconds} s`);
+  assert.ok(main.longTasks.every((ms) => ms < 250), `main-thread long tasks: ${main.longTasks} ms`);
+  await page.screenshot({ path: path.join(results, 'page-best-1280x800.png') });
+});
+
+test('cancel stops a search and keeps the shown plan; the next plan still works', async () => {
+  await h.drop(page, [['D.1048576.csv', csv('D.1048576.csv')]]);
+  await page.waitForFunction(() => window.__memplan.files().includes('D.1048576.csv') && !window.__memplan.planning.busy);
+  const before = (await h.summary(page)).peak_bytes;
+  const files = await page.evaluate(() => window.__memplan.files().length);
+  await replan('search', 60000);
+  await page.waitForSelector('#cancel:not([hidden])');
+  await page.waitForFunction(() => /D\.1048576\.csv: /.test(document.getElementById('progress').textContent));
+  await page.click('#cancel');
+  await page.waitForSelector('#cancel', { state: 'hidden', timeout: 2000 });
+  assert.equal(await page.evaluate(() => window.__memplan.planning.busy), false);
+  assert.equal(await current(), 'D.1048576.csv');
+  assert.equal((await h.summary(page)).peak_bytes, before, 'the shown plan is kept');
+  assert.equal(await page.evaluate(() => window.__memplan.files().length), files, 'no half plan added');
+  assert.equal(await page.isHidden('#error'), true, 'cancelling is not an error');
+  // The restarted worker plans again (it re-reads the file: its cache went with it).
+  await replan('greedy-size-first-fit', 1000);
+  await page.waitForFunction(() => window.__memplan.files().includes('D.1048576.csv · greedy-size-first-fit')
+    && !window.__memplan.planning.busy);
+  assert.equal((await h.summary(page)).planes, 213);
+});
+
+test('compare view: shared scale, peak delta equal to the difference of the two summaries', async () => {
+  const peakOf = (name) => page.evaluate((n) => {
+    const m = window.__memplan;
+    m.viewer.select_file(m.files().indexOf(n));
+    return m.viewer.summary().peak_bytes;
+  }, name);
+  const a = BigInt(await peakOf('C.1048576.csv'));
+  const b = BigInt(await peakOf('C.1048576.csv · best'));
+  const shownB = await page.evaluate(() => String(window.__memplan.files().indexOf('C.1048576.csv · best')));
+  await page.selectOption('#files', shownB);
+  await page.click('#compare-open');
+  await page.waitForSelector('#compare:not([hidden])');
+  assert.equal(await page.isHidden('#stage'), true);
+  const s = await page.evaluate(() => window.__memplan.compare.summary());
+  assert.equal(await page.textContent('#cmp-label-a'), 'A: C.1048576.csv');
+  assert.equal(await page.textContent('#cmp-label-b'), 'B: C.1048576.csv · best');
+  const shown = await page.getAttribute('#cmp-delta', 'data-bytes');
+  assert.equal(BigInt(shown), b - a, 'peak delta = B − A');
+  assert.match(await page.textContent('#cmp-delta'), /^−/);
+  assert.equal(s.matched, 203, 'every buffer matched by id');
+  assert.ok(s.rows.length > 0 && s.rows.every((r) => r.change.startsWith('moved')));
+  const first = s.rows[0];
+  assert.equal(BigInt(first.delta.replace(/,/g, '')), BigInt(first.address_b) - BigInt(first.address_a));
+  const rows = await page.$$eval('#cmp-rows tr', (trs) => trs.length);
+  assert.equal(rows, s.rows.length);
+  // Same scale: equal clock widths; the peak line of B sits lower by the delta.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const [fa, fb] = await page.evaluate(() => [0, 1].map((i) => window.__memplan.compare.frame(i)));
+  const plane = (f, i) => f.drawn.find((d) => d.plane === i && !d.wrapped);
+  const pa = plane(fa, 0);
+  const pb = plane(fb, 0);
+  assert.ok(pa && pb);
+  assert.ok(Math.abs(pa.rect.w - pb.rect.w) < 0.01, 'same clock scale');
+  assert.ok(Math.abs(pa.rect.h - pb.rect.h) < 0.01, 'same byte scale');
+  assert.ok(fb.peak_y[0] > fa.peak_y[0], 'B\'s lower peak is drawn lower');
+  await page.screenshot({ path: path.join(results, 'page-compare-1280x800.png') });
+  const big = await env.open('', { width: 1920, height: 1080 });
+  await h.ready(big);
+  await h.drop(big, [['C.1048576.csv', csv('C.1048576.csv')]]);
+  await big.waitForFunction(() => window.__memplan.files().includes('C.1048576.csv') && !window.__memplan.planning.busy);
+  await big.selectOption('#strategy', 'best');
+  await big.fill('#budget', '10000');
+  await big.click('#replan');
+  await big.waitForFunction(() => window.__memplan.files().includes('C.1048576.csv · best') && !window.__memplan.planning.busy,
+    null, { timeout: 30000 });
+  await big.screenshot({ path: path.join(results, 'page-best-1920x1080.png') });
+  await big.click('#compare-open');
+  await big.waitForSelector('#compare:not([hidden])');
+  await big.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await big.screenshot({ path: path.join(results, 'page-compare-1920x1080.png') });
+  assert.deepEqual(big.consoleErrors, []);
+  await big.close();
+  await page.click('#cmp-close');
+  assert.equal(await page.isHidden('#stage'), false);
+});
+
+test('a broken file planned in the worker shows its error and keeps the plan', async () => {
+  const before = await h.summary(page);
+  const shown = await current();
+  await h.drop(page, [['broken.csv', Buffer.from('id,lower,upper,size\na,0,2,4\nb,5,3,x\n')]]);
+  await page.waitForSelector('#error:not([hidden])');
+  const text = await page.textContent('#error');
+  assert.match(text, /^broken\.csv: line 3/, text);
+  assert.equal(await current(), shown);
+  assert.deepEqual(await h.summary(page), before);
+  assert.ok(!(await page.evaluate(() => window.__memplan.files())).includes('broken.csv'));
+  assert.deepEqual(h.outside(page, env.url), [], 'nothing left the page');
+  assert.deepEqual(page.consoleErrors, []);
+});

@@ -1,0 +1,131 @@
+// Opening and re-planning through the worker (www/planner.js): every file is read,
+// parsed and planned off the main thread; the strategy selector re-plans the shown
+// file's source with another strategy and budget, with progress and Cancel. Plans
+// re-planned with a strategy open as `name · strategy`, so the original stays and
+// both can be compared. Text from dumps reaches the DOM only through textContent.
+import { PlanWorker, Cancelled } from './planner.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** Digits with thousands separators (byte counts arrive as digit strings). */
+const digits = (s) => BigInt(s).toLocaleString('en-US');
+
+export function setupPlanning({ viewer, refresh, redraw, showError, clearError }) {
+  const worker = new PlanWorker();
+  /** Shown file name → { key, name, source, strategy, report }. */
+  const plans = new Map();
+  let nextKey = 1;
+  /**
+   * The last plan shown, for the benchmark and tests: when it was asked for and when
+   * the worker answered (performance.now()), the worker's planning time, the main
+   * thread's decode + layout (`open_plan`), and the size of the hand-off.
+   */
+  const last = { asked: 0, answered: 0, drop_to_shown_ms: 0, worker_ms: 0, handoff_ms: 0, wire_bytes: 0 };
+
+  function busy(on) {
+    $('cancel').hidden = !on;
+    $('replan').disabled = on;
+    if (!on) $('progress').textContent = '';
+  }
+
+  function progress(name, p) {
+    const text = {
+      reading: 'reading…',
+      parsing: `parsing ${p.bytes != null ? digits(String(p.bytes)) + ' B' : ''}…`,
+      planning: 'planning…',
+      searching: p.best_peak
+        ? `searching: best ${digits(p.best_peak)} B, bound ${digits(p.lower_bound)} B (${p.elapsed_ms} ms)`
+        : 'searching…',
+    }[p.stage] ?? p.stage;
+    $('progress').textContent = `${name}: ${text}`;
+  }
+
+  /** Plans `entry` with `strategy` and shows it as `shown`. Throws on error. */
+  async function plan(entry, strategy, shown) {
+    const t0 = performance.now();
+    busy(true);
+    progress(entry.name, { stage: 'reading' });
+    try {
+      const millis = Math.max(1, Number($('budget').value) || 2000);
+      const r = await worker.run({ key: entry.key, name: entry.name, source: entry.source, strategy, millis },
+        (p) => progress(entry.name, p));
+      const t1 = performance.now();
+      viewer.open_plan(shown, r.wire);
+      plans.set(shown, { ...entry, strategy, report: r.report });
+      Object.assign(last, {
+        asked: t0,
+        answered: t1,
+        drop_to_shown_ms: performance.now() - t0,
+        worker_ms: r.report.worker_ms,
+        handoff_ms: performance.now() - t1,
+        wire_bytes: r.wire.byteLength,
+      });
+      return r;
+    } finally {
+      busy(false);
+    }
+  }
+
+  function showReport() {
+    const box = $('report');
+    const cur = viewer.current();
+    const p = cur == null ? null : plans.get(viewer.files()[cur]);
+    box.replaceChildren();
+    box.removeAttribute('data-proven');
+    if (!p) return;
+    const r = p.report;
+    const who = r.strategy === 'aidge' ? 'As loaded' : r.strategy;
+    const won = r.strategy_used !== r.strategy ? ` (won by ${r.strategy_used})` : '';
+    box.append(`${who}${won}: peak ${digits(r.peak)} B, lower bound ${digits(r.lower_bound)} B`);
+    if (r.proven_optimal) {
+      const b = document.createElement('strong');
+      b.textContent = ' — proven optimal';
+      box.append(b);
+    }
+    box.append(` · ${r.elapsed_ms} ms`);
+    box.dataset.proven = String(r.proven_optimal);
+    if (r.strategy) $('strategy').value = r.strategy;
+  }
+
+  function update() {
+    refresh();
+    showReport();
+    redraw();
+  }
+
+  /** Opens `{ name, source: Blob }` items as loaded; bad ones show their error. */
+  async function open(items) {
+    const errors = [];
+    for (const { name, source } of items) {
+      try {
+        await plan({ key: nextKey++, name, source }, 'aidge', name);
+      } catch (e) {
+        if (!(e instanceof Cancelled)) errors.push(e.message);
+      }
+    }
+    if (errors.length) showError(errors.join('\n')); else clearError();
+    update();
+  }
+
+  /** Re-plans the shown file's source with the selected strategy. */
+  async function replan() {
+    const cur = viewer.current();
+    const entry = cur == null ? null : plans.get(viewer.files()[cur]);
+    if (!entry) return;
+    const strategy = $('strategy').value;
+    const shown = strategy === 'aidge' ? entry.name : `${entry.name} · ${strategy}`;
+    try {
+      await plan(entry, strategy, shown);
+      clearError();
+    } catch (e) {
+      if (!(e instanceof Cancelled)) showError(e.message);
+    }
+    update();
+  }
+
+  $('replan').addEventListener('click', replan);
+  $('cancel').addEventListener('click', () => worker.cancel());
+  $('files').addEventListener('change', showReport);
+
+  return { open, replan, last, plans, get busy() { return worker.busy; } };
+}

@@ -1,0 +1,36 @@
+// The page's Web Worker: reads, parses and plans files off the main thread, so the
+// page never freezes, and hands each plan back as compact wire bytes (a transferred
+// ArrayBuffer, not JSON). Same wasm package as the page. Protocol (main → worker):
+//   { id, key, name, source: Blob, strategy, millis }
+// key names a source: the last parsed one is kept, so re-planning skips parsing.
+// Replies: { id, type: 'progress', stage, ...numbers } then { id, type: 'done',
+// wire, report, warnings } or { id, type: 'error', message }.
+import init, { Planner } from './pkg/memplan.js';
+
+const ready = init();
+let cached = null; // { key, planner }
+
+self.onmessage = async (e) => {
+  const { id, key, name, source, strategy, millis } = e.data;
+  const say = (stage, extra = {}) => self.postMessage({ id, type: 'progress', stage, ...extra });
+  try {
+    await ready;
+    const t = performance.now();
+    if (!cached || cached.key !== key) {
+      if (cached) cached.planner.free();
+      cached = null;
+      say('reading');
+      const bytes = new Uint8Array(await source.arrayBuffer());
+      say('parsing', { bytes: bytes.length });
+      cached = { key, planner: new Planner(name, bytes) };
+    }
+    say('planning');
+    const wire = cached.planner.plan(strategy, millis, (p) => say('searching', p));
+    const report = cached.planner.report();
+    report.worker_ms = Math.round(performance.now() - t);
+    self.postMessage({ id, type: 'done', wire, report, warnings: cached.planner.warnings() },
+      [wire.buffer]);
+  } catch (err) {
+    self.postMessage({ id, type: 'error', message: String(err && err.message ? err.message : err) });
+  }
+};
