@@ -185,9 +185,11 @@ test('the backing store follows devicePixelRatio', async () => {
   await hi.goto(url);
   await hi.waitForFunction(() => window.__memplan && window.__memplan.ready);
   await hi.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // The CSS size is fractional when the header's height is (clientWidth rounds it).
   const [cw, ch, w, h] = await hi.evaluate(() => {
     const c = document.getElementById('chart');
-    return [c.clientWidth, c.clientHeight, c.width, c.height];
+    const r = c.getBoundingClientRect();
+    return [r.width, r.height, c.width, c.height];
   });
   assert.equal(w, Math.round(cw * 2));
   assert.equal(h, Math.round(ch * 2));
