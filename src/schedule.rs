@@ -255,3 +255,58 @@ impl Schedule {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Producer whose weights are read by node 1 through a parameter input.
+    fn weights_and_conv() -> Schedule {
+        let out = |param_readers| Output {
+            bytes: 16,
+            element_bytes: 4,
+            required_memory: 4,
+            param_readers,
+            ..Output::default()
+        };
+        Schedule {
+            nodes: vec![
+                Node {
+                    name: "w".into(),
+                    kind: "Producer".into(),
+                    producer: true,
+                    outputs: vec![out(vec![1])],
+                    ..Node::default()
+                },
+                Node {
+                    name: "conv".into(),
+                    kind: "Conv2D".into(),
+                    outputs: vec![out(vec![])],
+                    ..Node::default()
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn parameter_readers_must_exist() {
+        assert!(weights_and_conv().validate().is_ok());
+        let mut s = weights_and_conv();
+        s.nodes[0].outputs[0].param_readers = vec![1, 7];
+        let e = s.validate().unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("$.schedule.nodes[0].outputs[0].param_readers[1]"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn parameter_readers_stay_out_of_files_that_have_none() {
+        let json = serde_json::to_string(&weights_and_conv().nodes[1]).unwrap();
+        assert!(!json.contains("param_readers"), "{json}");
+        let back: Schedule =
+            serde_json::from_str(&serde_json::to_string(&weights_and_conv()).unwrap()).unwrap();
+        assert_eq!(back, weights_and_conv());
+    }
+}
