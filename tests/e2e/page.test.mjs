@@ -207,3 +207,23 @@ test('a broken file planned in the worker shows its error and keeps the plan', a
   assert.deepEqual(h.outside(page, env.url), [], 'nothing left the page');
   assert.deepEqual(page.consoleErrors, []);
 });
+
+test('compare two dumps of one model: the peak delta is the difference of Aidge\'s own peaks', async () => {
+  const dump = (c) => fs.readFileSync(path.join(bench, 'aidge', c, 'memory_info.txt'));
+  const [a, b] = ['resnet18-single-None', 'resnet18-single-OptimizeMaxLifetimeMinSizeFirst'];
+  await h.drop(page, [[`${a}.txt`, dump(a)], [`${b}.txt`, dump(b)]]);
+  await page.waitForFunction((n) => window.__memplan.files().includes(n) && !window.__memplan.planning.busy, `${b}.txt`);
+  const index = (n) => page.evaluate((x) => String(window.__memplan.files().indexOf(x)), n);
+  await page.click('#compare-open');
+  await page.waitForSelector('#compare:not([hidden])');
+  await page.selectOption('#cmp-a', await index(`${a}.txt`));
+  await page.selectOption('#cmp-b', await index(`${b}.txt`));
+  assert.equal(await page.textContent('#cmp-label-a'), `A: ${a}.txt`);
+  const expected = BigInt(h.golden(b)) - BigInt(h.golden(a));
+  assert.ok(expected > 0n);
+  assert.equal(BigInt(await page.getAttribute('#cmp-delta', 'data-bytes')), expected);
+  const s = await page.evaluate(() => window.__memplan.compare.summary());
+  assert.equal(s.only_a + s.only_b, 0, 'the same graph: every buffer matched by node name');
+  assert.ok(s.matched > 40 && s.rows.length > 0, `${s.matched} matched, ${s.rows.length} changed`);
+  await page.click('#cmp-close');
+});
