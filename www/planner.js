@@ -28,7 +28,13 @@ export class PlanWorker {
     if (!p || msg.id !== p.id) return;
     if (msg.type === 'progress') p.onProgress?.(msg);
     else if (msg.type === 'done') this.finish((q) => q.resolve(msg));
-    else this.finish((q) => q.reject(new Error(msg.message)));
+    else {
+      if (msg.fatal) {
+        this.worker.terminate();
+        this.spawn();
+      }
+      this.finish((q) => q.reject(new Error(msg.message)));
+    }
   }
 
   finish(how) {

@@ -100,7 +100,8 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
       try {
         await plan({ key: nextKey++, name, source }, 'aidge', name);
       } catch (e) {
-        if (!(e instanceof Cancelled)) errors.push(e.message);
+        if (e instanceof Cancelled) break; // Cancel stops the whole batch
+        errors.push(e.message);
       }
     }
     if (errors.length) showError(errors.join('\n')); else clearError();

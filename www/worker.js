@@ -31,6 +31,11 @@ self.onmessage = async (e) => {
     self.postMessage({ id, type: 'done', wire, report, warnings: cached.planner.warnings() },
       [wire.buffer]);
   } catch (err) {
-    self.postMessage({ id, type: 'error', message: String(err && err.message ? err.message : err) });
+    // A trap (a panic in the wasm) leaves the instance unusable: say so, and let the
+    // page start a fresh worker.
+    const fatal = err instanceof WebAssembly.RuntimeError;
+    if (fatal) cached = null;
+    const text = String(err && err.message ? err.message : err);
+    self.postMessage({ id, type: 'error', fatal, message: fatal ? `${name}: internal error (${text})` : text });
   }
 };
