@@ -2,16 +2,20 @@
 // the names toggle and the DOM panels. Parsing, layout, drawing and hit-testing are
 // the Rust Viewer's (pkg/memplan.js). Text from dumps reaches the DOM only through
 // textContent, never innerHTML.
-import init, { Viewer } from './pkg/memplan.js';
+import { Viewer } from './pkg/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
+import { loadWasm } from './memplan-view.js';
+import { installExport } from './export.js';
+import { installA11y } from './a11y.js';
+import { fragmentPlan, fragmentSync, readFragment } from './share.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('chart');
 const stage = $('stage');
 const tooltip = $('tooltip');
 
-await init();
+await loadWasm();
 const viewer = new Viewer(canvas);
 
 // One animation frame in flight at most: every change asks, the frame draws once.
@@ -22,8 +26,14 @@ function redraw() {
   requestAnimationFrame(() => {
     pending = false;
     viewer.render();
+    share.update();
   });
 }
+
+// Link fragment, keyboard/screen-reader helpers, theme and the Export menu.
+const share = fragmentSync(viewer);
+const a11y = installA11y(viewer, stage, $('fit'), () => redraw());
+installExport(viewer, $('theme'), stage, (m) => showError(m));
 
 // Backing store = CSS size × devicePixelRatio; follows resizes and DPR changes.
 function fitCanvas() {
@@ -74,6 +84,7 @@ function fillDetails(dl, info) {
 }
 
 function showPinned(info) {
+  a11y.selected(info);
   const dl = $('pinned');
   if (!info) {
     dl.replaceChildren(el('dd', 'Click a plane to pin its details.', 'muted'));
@@ -140,6 +151,7 @@ function refreshPanel() {
     findings.append(li);
   }
   if (s.findings_omitted) findings.append(el('li', `… and ${s.findings_omitted} more`, 'bad'));
+  a11y.describe();
 }
 
 // Reading, parsing and planning run in a Web Worker (strategy.js, worker.js).
@@ -295,10 +307,14 @@ window.addEventListener('keydown', (e) => {
     case '0': viewer.fit(); break;
     case '+': case '=': viewer.zoom_time(w / 2, 1.5); break;
     case '-': case '_': viewer.zoom_time(w / 2, 1 / 1.5); break;
-    case 'ArrowLeft': viewer.pan(step, 0); break;
-    case 'ArrowRight': viewer.pan(-step, 0); break;
-    case 'ArrowUp': viewer.pan(0, step); break;
-    case 'ArrowDown': viewer.pan(0, -step); break;
+    // Arrows move the pinned plane in time / address (a11y.js); with Shift they pan.
+    case 'ArrowLeft': if (e.shiftKey) viewer.pan(step, 0); else navigate(e.key); break;
+    case 'ArrowRight': if (e.shiftKey) viewer.pan(-step, 0); else navigate(e.key); break;
+    case 'ArrowUp': if (e.shiftKey) viewer.pan(0, step); else navigate(e.key); break;
+    case 'ArrowDown': if (e.shiftKey) viewer.pan(0, -step); else navigate(e.key); break;
+    case 'Enter': { const p = viewer.selected(); if (p != null) showPinned(viewer.plane_info(p)); break; }
+    case 'p': case 'P': showPinned(viewer.select_peak()); break;
+    case 't': case 'T': a11y.cycleTheme(); break;
     case '/': $('search').focus(); break;
     case 'Escape': viewer.unselect(); showPinned(null); break;
     default: return;
@@ -306,6 +322,11 @@ window.addEventListener('keydown', (e) => {
   e.preventDefault();
   redraw();
 });
+
+function navigate(key) {
+  const info = viewer.navigate(key);
+  if (info) showPinned(info);
+}
 
 // Test hook: what the last frame drew and the stats, for the end-to-end tests.
 window.__memplan = {
@@ -319,5 +340,27 @@ window.__memplan = {
 };
 
 fitCanvas();
-await openSample();
+// A link's fragment (share.js) names the plan and the view; else the sample opens.
+const fragment = readFragment();
+let linked = null;
+try {
+  linked = await fragmentPlan(fragment);
+} catch (e) {
+  showError(`link: ${e.message ?? e}`);
+}
+if (linked) {
+  if (fragment.src) share.setSource(linked[0], fragment.src);
+  await openFiles([new File([linked[1]], linked[0])]);
+  if (fragment.names != null) setNames(fragment.names);
+  if (fragment.hex) setHex(true);
+  if (fragment.view) viewer.set_view(...fragment.view);
+  if (fragment.sel != null) {
+    showPinned(viewer.plane_info(fragment.sel));
+    viewer.select_plane(fragment.sel);
+    if (fragment.view) viewer.set_view(...fragment.view);
+  }
+  redraw();
+} else {
+  await openSample();
+}
 window.__memplan.ready = true;

@@ -1,0 +1,96 @@
+// The main page for keyboards and screen readers: a polite live region that reads
+// out the plan and every selection, a visually hidden table of the buffers (the chart
+// is a picture; the table is the same data as text), and the light/dark theme toggle
+// (auto follows the system, the choice is remembered). Names reach the DOM as text.
+
+/** Rows of the hidden table at most: past this, the table is noise, not help. */
+const TABLE_ROWS = 2000;
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+/**
+ * Installs the live region and the table after `stage`, the theme button after
+ * `anchor`. Returns { announce(text), describe(), selected(info), theme() }.
+ */
+export function installA11y(viewer, stage, anchor, redraw) {
+  const live = el('div', '', 'sr');
+  live.id = 'announce';
+  live.setAttribute('aria-live', 'polite');
+  const table = el('table', undefined, 'sr');
+  table.id = 'buffers';
+  stage.after(live, table);
+
+  const themes = ['auto', 'light', 'dark'];
+  const button = el('button', '');
+  button.type = 'button';
+  button.id = 'theme';
+  button.title = 'Theme: auto follows the system (T)';
+  anchor.after(button);
+  const dark = matchMedia('(prefers-color-scheme: dark)');
+  let choice = themes.includes(localStorage.getItem('memplan-theme')) ? localStorage.getItem('memplan-theme') : 'auto';
+  function theme() {
+    return choice === 'auto' ? (dark.matches ? 'dark' : 'light') : choice;
+  }
+  function applyTheme() {
+    const t = theme();
+    document.documentElement.dataset.theme = t;
+    viewer.set_theme(t);
+    button.textContent = `Theme: ${choice}`;
+    redraw();
+  }
+  button.addEventListener('click', () => cycleTheme());
+  function cycleTheme() {
+    choice = themes[(themes.indexOf(choice) + 1) % themes.length];
+    localStorage.setItem('memplan-theme', choice);
+    applyTheme();
+    announce(`Theme ${choice}`);
+  }
+  dark.addEventListener('change', applyTheme);
+  applyTheme();
+
+  function announce(text) {
+    live.textContent = text;
+  }
+
+  /** Rebuilds the table and reads the plan's summary out (after a file change). */
+  function describe() {
+    const s = viewer.summary();
+    table.replaceChildren();
+    if (!s) return;
+    const name = viewer.files()[viewer.current()];
+    stage.setAttribute('aria-label', `Memory plan chart of ${name}. Arrow keys move between planes, ` +
+      'Enter pins, P jumps to the peak, slash searches, Escape clears.');
+    announce(`${name}: peak ${s.peak}, lower bound ${s.lower_bound}, ${s.planes} planes over ${s.steps} steps.`);
+    const rows = viewer.planes(TABLE_ROWS);
+    table.append(el('caption', `Buffers of ${name}` + (s.planes > rows.length ? ` (first ${rows.length} of ${s.planes})` : '')));
+    const head = el('tr');
+    for (const h of ['plane', 'size', 'address', 'live from', 'live to', 'space']) {
+      const th = el('th', h);
+      th.scope = 'col';
+      head.append(th);
+    }
+    const thead = el('thead');
+    thead.append(head);
+    const tbody = el('tbody');
+    for (const r of rows) {
+      const tr = el('tr');
+      tr.append(el('th', r.name), el('td', r.size), el('td', r.address), el('td', String(r.allocated)),
+        el('td', String(r.last_live)), el('td', `${r.space} in ${r.component}`));
+      tr.firstChild.scope = 'row';
+      tbody.append(tr);
+    }
+    table.append(thead, tbody);
+  }
+
+  /** Reads a selection out (or its clearing). */
+  function selected(info) {
+    announce(info ? `${info.name}: ${info.size} at ${info.address}, live from clock ${info.allocated} to ${info.last_live}` : 'Selection cleared');
+  }
+
+  return { announce, describe, selected, theme, cycleTheme };
+}

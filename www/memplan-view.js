@@ -1,0 +1,339 @@
+// <memplan-view>: a memory plan as a live chart inside any page (mdBook, MkDocs,
+// Sphinx, a report). One script plus the wasm next to it; every element on a page
+// shares one wasm instance. Drawing, layout, hit-testing and keyboard moves are the
+// Rust Viewer's; this file is DOM plumbing only. Names from plans reach the DOM only
+// as textContent.
+//
+//   <script type="module" src="memplan-view.js"></script>
+//   <memplan-view src="plan.json" names="off" height="400" theme="auto"
+//                 strategy="search" view="t0,t1,a0,a1"></memplan-view>
+//
+// Events: `select` (detail: the plane's details, or null when cleared) and
+// `viewchange` (detail: { view: [t0, t1, a0, a1] }). Properties: `view`, `selected`,
+// `svg(width, height)`, `viewer`, `ready` (a promise).
+import init, { Viewer } from './pkg/memplan.js';
+
+let wasmReady = null;
+/** The one wasm instance of the page (main.js may have started it already). */
+export function loadWasm() {
+  wasmReady ??= init();
+  return wasmReady;
+}
+
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(`
+:host { display: block; position: relative; height: var(--memplan-height, 400px);
+  border: 1px solid var(--memplan-border, #ccc); border-radius: 4px; overflow: hidden;
+  font: 12px/1.4 system-ui, sans-serif; color: #222; background: #fff; contain: content; }
+:host([data-theme=dark]) { color: #ddd; background: #1b1d23; --memplan-border: #444; }
+.stage { position: absolute; inset: 0; outline: none; }
+.stage:focus-visible { box-shadow: inset 0 0 0 3px #4a90d9; }
+canvas { position: absolute; inset: 0; width: 100%; height: 100%; display: block; cursor: crosshair; }
+.tip { position: absolute; pointer-events: none; max-width: 360px; padding: 4px 7px;
+  background: rgba(255,255,255,.96); color: #222; border: 1px solid #999; border-radius: 4px;
+  box-shadow: 0 2px 6px rgba(0,0,0,.15); z-index: 2; overflow-wrap: anywhere; }
+:host([data-theme=dark]) .tip { background: rgba(30,32,38,.97); color: #eee; border-color: #666; }
+.error { position: absolute; inset: 8px; margin: 0; color: #b00; white-space: pre-wrap; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  clip-path: inset(50%); white-space: nowrap; }
+[hidden] { display: none !important; }
+`);
+
+const on = (v) => v !== null && !['off', '0', 'false', 'no'].includes(String(v).toLowerCase());
+
+/** `t0,t1,a0,a1` as four finite numbers with t0 < t1 and a0 < a1, or null. */
+export function parseView(text) {
+  if (!text) return null;
+  const v = String(text).split(',').map(Number);
+  if (v.length !== 4 || !v.every(Number.isFinite) || !(v[0] < v[1]) || !(v[2] < v[3])) return null;
+  return v;
+}
+
+/** A view as link text: short but exact enough to reopen the same pixels. */
+export function formatView(v) {
+  return v.map((x) => String(Number(x.toPrecision(7)))).join(',');
+}
+
+export class MemplanView extends HTMLElement {
+  static observedAttributes = ['src', 'names', 'height', 'theme', 'view', 'strategy'];
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.adoptedStyleSheets = [sheet];
+    this.stage = document.createElement('div');
+    this.stage.className = 'stage';
+    this.stage.tabIndex = 0;
+    this.stage.setAttribute('role', 'img');
+    this.canvas = document.createElement('canvas');
+    this.tip = document.createElement('div');
+    this.tip.className = 'tip';
+    this.tip.hidden = true;
+    this.status = document.createElement('p');
+    this.status.className = 'sr'; // the chart shows the peak; this is for screen readers
+    this.live = document.createElement('p');
+    this.live.className = 'sr';
+    this.live.setAttribute('aria-live', 'polite');
+    this.error = document.createElement('p');
+    this.error.className = 'error';
+    this.error.setAttribute('role', 'alert');
+    this.error.hidden = true;
+    this.stage.append(this.canvas, this.tip);
+    root.append(this.stage, this.status, this.live, this.error);
+    this.viewer = null;
+    this.pending = false;
+    this.loaded = null;
+    this.dark = matchMedia('(prefers-color-scheme: dark)');
+    this.onScheme = () => this.applyTheme();
+    // `viewerReady`: the wasm is loaded and `open()` works; `ready`: a plan is shown
+    // (true) or failed to load (false).
+    this.viewerReady = new Promise((r) => { this.resolveViewer = r; });
+    this.ready = new Promise((r) => { this.resolveReady = r; });
+  }
+
+  async connectedCallback() {
+    this.dark.addEventListener('change', this.onScheme);
+    this.applyHeight();
+    await loadWasm();
+    if (!this.viewer) {
+      this.viewer = new Viewer(this.canvas);
+      this.bindEvents();
+      this.resizer = new ResizeObserver(() => this.fitCanvas());
+      this.resizer.observe(this);
+      this.resolveViewer();
+    }
+    this.fitCanvas();
+    this.applyTheme();
+    this.viewer.set_names(on(this.getAttribute('names')));
+    await this.load();
+  }
+
+  disconnectedCallback() {
+    this.dark.removeEventListener('change', this.onScheme);
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (!this.viewer || old === value) {
+      if (name === 'height') this.applyHeight();
+      return;
+    }
+    switch (name) {
+      case 'src': case 'strategy': this.load(); break;
+      case 'names': this.viewer.set_names(on(value)); this.redraw(); break;
+      case 'height': this.applyHeight(); break;
+      case 'theme': this.applyTheme(); break;
+      case 'view': this.applyView(); break;
+    }
+  }
+
+  applyHeight() {
+    const h = Number(this.getAttribute('height'));
+    if (h > 0) this.style.setProperty('--memplan-height', `${h}px`);
+  }
+
+  applyTheme() {
+    const t = this.getAttribute('theme');
+    const dark = t === 'dark' || ((t === null || t === 'auto') && this.dark.matches);
+    this.dataset.theme = dark ? 'dark' : 'light';
+    if (this.viewer) {
+      this.viewer.set_theme(this.dataset.theme);
+      this.redraw();
+    }
+  }
+
+  applyView() {
+    const v = parseView(this.getAttribute('view'));
+    if (v && this.viewer) {
+      this.viewer.set_view(...v);
+      this.redraw();
+    }
+  }
+
+  fitCanvas() {
+    const r = this.getBoundingClientRect();
+    if (!this.viewer || r.width === 0 || r.height === 0) return;
+    this.viewer.resize(r.width, r.height, window.devicePixelRatio || 1);
+    this.redraw();
+  }
+
+  /** Opens `src` (a URL relative to the page), or the bytes set with `open()`. */
+  async load() {
+    const src = this.getAttribute('src');
+    if (!src) return;
+    try {
+      const url = new URL(src, document.baseURI);
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`${src}: HTTP ${res.status}`);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      this.open(decodeURIComponent(url.pathname.split('/').pop() || 'plan'), bytes);
+    } catch (e) {
+      this.showError(String(e.message ?? e));
+      this.resolveReady(false);
+    }
+  }
+
+  /** Shows a plan from bytes (any format the CLI reads). */
+  open(name, bytes) {
+    try {
+      const strategy = this.getAttribute('strategy');
+      this.viewer.open_with(name, bytes, strategy ?? '');
+      this.error.hidden = true;
+    } catch (e) {
+      this.showError(String(e));
+      this.resolveReady(false);
+      return;
+    }
+    this.applyView();
+    this.describe();
+    this.redraw();
+    this.loaded = name;
+    this.resolveReady(true);
+  }
+
+  showError(text) {
+    this.error.textContent = `memplan-view: ${text}`;
+    this.error.hidden = false;
+  }
+
+  describe() {
+    const s = this.viewer.summary();
+    if (!s) return;
+    const text = `Peak ${s.peak}, lower bound ${s.lower_bound}, ${s.planes} planes, ${s.steps} steps`;
+    this.status.textContent = text;
+    this.stage.setAttribute('aria-label', `Memory plan ${this.loaded ?? ''}: ${text}. ` +
+      'Arrow keys move between planes, Enter pins, P jumps to the peak, Escape clears, 0 fits.');
+  }
+
+  redraw() {
+    if (this.pending || !this.viewer) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.viewer.render();
+    });
+  }
+
+  /** Fires `viewchange` once per frame at most. */
+  viewChanged() {
+    this.redraw();
+    if (this.viewTimer) return;
+    this.viewTimer = requestAnimationFrame(() => {
+      this.viewTimer = null;
+      this.dispatchEvent(new CustomEvent('viewchange', { detail: { view: this.view } }));
+    });
+  }
+
+  selectInfo(info) {
+    this.tip.hidden = true;
+    this.live.textContent = info ? `${info.name}: ${info.size} at ${info.address}, live ${info.allocated} to ${info.last_live}` : 'Selection cleared';
+    this.dispatchEvent(new CustomEvent('select', { detail: info ?? null }));
+    this.redraw();
+  }
+
+  get view() { return this.viewer ? Array.from(this.viewer.view()) : null; }
+  set view(v) {
+    if (this.viewer && parseView(v.join(','))) {
+      this.viewer.set_view(...v);
+      this.viewChanged();
+    }
+  }
+  /** Pins plane `i` and reveals it. */
+  select(i) {
+    this.selectInfo(this.viewer.select_plane(i));
+    this.viewChanged();
+  }
+  get selected() { return this.viewer ? this.viewer.selected() ?? null : null; }
+  /** The SVG of what the element shows (same drawing code as the canvas). */
+  svg(width, height) {
+    const r = this.getBoundingClientRect();
+    return this.viewer.svg(width ?? r.width, height ?? r.height);
+  }
+
+  bindEvents() {
+    const c = this.canvas;
+    const local = (e) => {
+      const r = c.getBoundingClientRect();
+      return [e.clientX - r.left, e.clientY - r.top];
+    };
+    let drag = null;
+    c.addEventListener('pointerdown', (e) => {
+      const [x, y] = local(e);
+      drag = { x, y, moved: false };
+      c.setPointerCapture(e.pointerId);
+      this.stage.focus();
+    });
+    c.addEventListener('pointermove', (e) => {
+      const [x, y] = local(e);
+      if (drag) {
+        const dx = x - drag.x;
+        const dy = y - drag.y;
+        if (drag.moved || Math.abs(dx) + Math.abs(dy) > 3) {
+          drag.moved = true;
+          this.viewer.pan(dx, dy);
+          drag.x = x;
+          drag.y = y;
+          this.tip.hidden = true;
+          this.viewChanged();
+          return;
+        }
+      }
+      const info = this.viewer.hover(x, y);
+      if (info) {
+        this.tip.textContent = `${info.name} — ${info.size} at ${info.address}, clocks ${info.allocated}–${info.last_live}`;
+        this.tip.hidden = false;
+        const w = this.stage.clientWidth;
+        this.tip.style.left = `${Math.min(x + 12, Math.max(0, w - this.tip.offsetWidth - 4))}px`;
+        this.tip.style.top = `${Math.max(0, y - this.tip.offsetHeight - 8)}px`;
+      } else {
+        this.tip.hidden = true;
+      }
+      this.redraw();
+    });
+    c.addEventListener('pointerup', (e) => {
+      const [x, y] = local(e);
+      if (drag && !drag.moved) this.selectInfo(this.viewer.click(x, y));
+      drag = null;
+    });
+    c.addEventListener('pointerleave', () => {
+      this.tip.hidden = true;
+      this.viewer.hover(-1, -1);
+      this.redraw();
+    });
+    c.addEventListener('dblclick', () => { this.viewer.fit(); this.viewChanged(); });
+    c.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const [x, y] = local(e);
+      const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+      const factor = Math.exp(-delta * 0.002);
+      if (e.shiftKey || e.ctrlKey) this.viewer.zoom_address(y, factor); else this.viewer.zoom_time(x, factor);
+      this.tip.hidden = true;
+      this.viewChanged();
+    }, { passive: false });
+    this.stage.addEventListener('keydown', (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const w = this.stage.clientWidth;
+      switch (e.key) {
+        case 'ArrowLeft': case 'ArrowRight': case 'ArrowUp': case 'ArrowDown': {
+          const info = this.viewer.navigate(e.key);
+          if (info) { this.selectInfo(info); this.viewChanged(); }
+          break;
+        }
+        case 'Enter': {
+          const s = this.viewer.selected();
+          if (s != null) this.selectInfo(this.viewer.plane_info(s));
+          break;
+        }
+        case 'p': case 'P': this.selectInfo(this.viewer.select_peak()); this.viewChanged(); break;
+        case 'Escape': this.viewer.unselect(); this.selectInfo(null); break;
+        case '0': this.viewer.fit(); this.viewChanged(); break;
+        case '+': case '=': this.viewer.zoom_time(w / 2, 1.5); this.viewChanged(); break;
+        case '-': case '_': this.viewer.zoom_time(w / 2, 1 / 1.5); this.viewChanged(); break;
+        case 'n': case 'N': this.viewer.set_names(!this.viewer.names()); this.redraw(); break;
+        default: return;
+      }
+      e.preventDefault();
+    });
+  }
+}
+
+if (!customElements.get('memplan-view')) customElements.define('memplan-view', MemplanView);

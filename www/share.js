@@ -1,0 +1,121 @@
+// Links that reproduce a view. The URL fragment (never sent to a server) holds:
+//   src=URL        where the plan is (relative to the page), or
+//   data=…&name=…  the plan itself: memplan JSON, deflate-raw compressed, base64url
+//   view=t0,t1,a0,a1  visible clocks and addresses (fractions of the lane extent)
+//   sel=N          the pinned plane's index      names=1|0   hex=1|0   theme=light|dark
+// The main page and embed.html both read it at start and rewrite it (replaceState,
+// no history spam) as the view changes, so copying the address bar shares the view.
+import { formatView, parseView } from './memplan-view.js';
+
+/** Plans whose compressed JSON is larger than this travel by `src` only. */
+export const MAX_INLINE = 24 * 1024;
+const MAX_INLINE_PLANES = 5000;
+
+function toBase64Url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text) {
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  return Uint8Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => c.charCodeAt(0));
+}
+
+async function pipe(bytes, stream) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+/** Text → deflate-raw → base64url. */
+export async function pack(text) {
+  return toBase64Url(await pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw')));
+}
+
+/** base64url → inflate-raw → bytes. */
+export async function unpack(data) {
+  return pipe(fromBase64Url(data), new DecompressionStream('deflate-raw'));
+}
+
+/** The fragment as an object: { src, data, name, view: [4] | null, sel, names, hex, theme }. */
+export function readFragment(hash = location.hash) {
+  const p = new URLSearchParams(hash.replace(/^#/, ''));
+  const flag = (k) => (p.has(k) ? !['0', 'off', 'false'].includes(p.get(k)) : null);
+  const sel = p.get('sel');
+  return {
+    src: p.get('src'),
+    data: p.get('data'),
+    name: p.get('name'),
+    view: parseView(p.get('view')),
+    sel: sel !== null && /^\d+$/.test(sel) ? Number(sel) : null,
+    names: flag('names'),
+    hex: flag('hex'),
+    theme: p.get('theme'),
+  };
+}
+
+/** Builds a fragment from the same fields (absent ones are left out). */
+export function writeFragment(f) {
+  const p = new URLSearchParams();
+  if (f.src) p.set('src', f.src);
+  if (f.data) {
+    p.set('data', f.data);
+    if (f.name) p.set('name', f.name);
+  }
+  if (f.view) p.set('view', formatView(f.view));
+  if (f.sel != null) p.set('sel', String(f.sel));
+  if (f.names != null) p.set('names', f.names ? '1' : '0');
+  if (f.hex) p.set('hex', '1');
+  if (f.theme) p.set('theme', f.theme);
+  // URLSearchParams escapes commas; the fragment reads better with them.
+  return '#' + p.toString().replace(/%2C/gi, ',');
+}
+
+/** The plan a fragment names, as `[name, bytes]`, or null. Throws on a bad link. */
+export async function fragmentPlan(f, base = document.baseURI) {
+  if (f.data) return [f.name || 'linked.memplan.json', await unpack(f.data)];
+  if (f.src) {
+    const url = new URL(f.src, base);
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`${f.src}: HTTP ${res.status}`);
+    return [decodeURIComponent(url.pathname.split('/').pop() || 'plan'), new Uint8Array(await res.arrayBuffer())];
+  }
+  return null;
+}
+
+/**
+ * Keeps the main page's fragment in step with its viewer: call `update()` after
+ * every change (it coalesces), `setSource(name, src)` when a plan came from a URL.
+ */
+export function fragmentSync(viewer, extra = () => ({})) {
+  const inline = new Map(); // file name → packed data (or '' when too large)
+  const sources = new Map(); // file name → src URL
+  let timer = null;
+  async function write() {
+    timer = null;
+    const cur = viewer.current();
+    if (cur == null) return;
+    const name = viewer.files()[cur];
+    const f = { view: Array.from(viewer.view()), sel: viewer.selected() ?? null, names: viewer.names(), ...extra() };
+    if (sources.has(name)) {
+      f.src = sources.get(name);
+    } else {
+      if (!inline.has(name)) {
+        // Large plans cannot fit a link; skip exporting them at all.
+        const packed = viewer.plane_count() <= MAX_INLINE_PLANES ? await pack(viewer.export('memplan')) : '';
+        inline.set(name, packed.length <= MAX_INLINE * 4 / 3 ? packed : '');
+      }
+      if (inline.get(name)) {
+        f.data = inline.get(name);
+        f.name = name;
+      }
+    }
+    const hash = writeFragment(f);
+    if (hash !== location.hash) history.replaceState(null, '', hash);
+  }
+  return {
+    update() {
+      if (!timer) timer = setTimeout(write, 200);
+    },
+    setSource(name, src) { sources.set(name, src); },
+  };
+}
