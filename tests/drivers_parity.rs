@@ -120,8 +120,8 @@ fn diff(ours: &Plan, aidge: &Plan) -> Option<String> {
 fn drivers_match_aidge_on_every_export() {
     let files = files();
     assert!(
-        files.len() >= 49,
-        "expected 7 cases x 7 combos, found {}",
+        files.len() >= 55,
+        "expected 7 cases x 7 combos + 6 auto-concat with wrap-around, found {}",
         files.len()
     );
     let mut failures = Vec::new();
