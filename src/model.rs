@@ -194,17 +194,28 @@ pub struct BufferList {
 impl BufferList {
     /// The plan of this list with the given offsets (one per buffer, in order): each
     /// buffer becomes one space holding one plane, so the checker and the chart treat
-    /// buffer lists and Aidge plans alike. Steps are the clocks `0..max upper`.
+    /// buffer lists and Aidge plans alike. Steps are the clocks `0..max upper`, or
+    /// only the clocks where a buffer starts when the horizon dwarfs the list: a
+    /// 30-byte file with a clock of 2^24 must not cost 2^24 steps.
     pub fn to_plan(&self, offsets: &[Bytes]) -> Plan {
         let horizon = self.buffers.iter().map(|b| b.upper).max().unwrap_or(0);
-        let steps = (0..horizon)
-            .map(|t| Step {
+        let starts: Vec<Clock> = if (horizon as usize) <= 4 * self.buffers.len() + 1024 {
+            (0..horizon).collect()
+        } else {
+            let mut starts: Vec<Clock> = self.buffers.iter().map(|b| b.lower).collect();
+            starts.sort_unstable();
+            starts.dedup();
+            starts
+        };
+        let steps = starts
+            .iter()
+            .map(|&t| Step {
                 name: t.to_string(),
                 kind: String::new(),
                 clock: Some(t),
             })
             .collect();
-        let mut per_step = vec![0usize; horizon as usize];
+        let mut per_step = vec![0usize; starts.len()];
         let mut spaces = Vec::with_capacity(self.buffers.len());
         let mut planes = Vec::with_capacity(self.buffers.len());
         for (i, (b, &offset)) in self.buffers.iter().zip(offsets).enumerate() {
@@ -217,7 +228,7 @@ impl BufferList {
                 has_deps: false,
                 component: 0,
             });
-            let node = (b.lower as usize).min(horizon.saturating_sub(1) as usize);
+            let node = starts.binary_search(&b.lower).unwrap_or(0);
             let index = per_step.get(node).copied().unwrap_or(0);
             if let Some(n) = per_step.get_mut(node) {
                 *n += 1;

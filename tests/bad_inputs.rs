@@ -603,3 +603,31 @@ fn files_of_hundreds_of_megabytes_fail_fast_in_bounded_memory() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn unknown_fields_by_the_thousand_are_summed_up() {
+    // 30 buffers with an extra field each: 20 listed, then one line for the rest.
+    let out = run(&["check", "many-unknown-fields.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 21, "{err}");
+    assert!(
+        err.contains("$.buffers.buffers[19].note: unknown field"),
+        "{err}"
+    );
+    assert!(err.contains("10 more unknown fields ignored"), "{err}");
+}
+
+#[test]
+fn a_tiny_file_with_a_huge_clock_stays_tiny() {
+    // Found by the fuzzer: 28 bytes asking for clock 9,029,925 cost 9 M steps (seconds,
+    // hundreds of MB) in every command that planned the list.
+    let dir = tempdir("clock");
+    let file = dir.join("far.csv");
+    std::fs::write(&file, "a,4,9029925,402993\nb,0,2,8\n").unwrap();
+    let out = run(&["stats", "--json", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["steps"], 2, "one step per start clock");
+    assert_eq!(stats["peak"], 402993, "a and b never live together");
+}

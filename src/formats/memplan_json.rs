@@ -192,14 +192,23 @@ pub fn write(doc: &Document) -> String {
     s
 }
 
+/// Unknown fields listed one by one; a file with one per plane (a newer writer, another
+/// tool's extras) would otherwise print a million lines.
+pub const MAX_WARNINGS: usize = 20;
+
 /// Deserializes JSON with the path of the first error and one warning per unknown
 /// field (`$.plan.colour: unknown field, ignored`).
 pub(super) fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<(T, Vec<String>)> {
     let mut warnings = Vec::new();
+    let mut unlisted = 0usize;
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = {
         let mut note = |path: serde_ignored::Path| {
-            warnings.push(format!("{}: unknown field, ignored", json_path(&path)));
+            if warnings.len() < MAX_WARNINGS {
+                warnings.push(format!("{}: unknown field, ignored", json_path(&path)));
+            } else {
+                unlisted += 1;
+            }
         };
         let ignored = serde_ignored::Deserializer::new(&mut de, &mut note);
         serde_path_to_error::deserialize(ignored).map_err(|e| {
@@ -216,6 +225,9 @@ pub(super) fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<(T
         })?
     };
     de.end().map_err(|e| json_error(text, e))?;
+    if unlisted > 0 {
+        warnings.push(format!("{unlisted} more unknown fields ignored"));
+    }
     Ok((value, warnings))
 }
 
