@@ -12,7 +12,7 @@ import { serve } from './serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bench = path.resolve(root, '../shared/bench');
-const dist = path.join(root, 'dist');
+const dist = path.resolve(root, process.env.MEMPLAN_DIST ?? 'dist');
 
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log('| file | raw | gzip |\n|---|---|---|');
@@ -76,4 +76,85 @@ for (const [label, name, bytes] of cases) {
   console.log(`| ${label} | ${r.planes.toLocaleString('en')} | ${kib(bytes.length)} | ${r.first.toFixed(0)} ms | ${r.med.toFixed(1)} / ${r.p95.toFixed(1)} ms | ${r.interval.toFixed(1)} ms |`);
 }
 await browser.close();
+
+// Scale (issue #5): synthetic plans of 100,000 and 1,000,000 planes (gen-synthetic.mjs,
+// 10 % wrapped, 10 % striped for the JSON), handed to the page over a routed URL (no
+// base64 through the debugger). For each: open → first frame, the fitted (zoomed-out)
+// frame's render time while hovering, the render time while panning zoomed in 64×, a
+// hover's hit-test, and the tab's memory (CDP Performance.getMetrics JSHeapUsedSize and
+// the wasm memory's size).
+{
+  const gen = (args) => execFileSync('node', [path.join(root, 'scripts/gen-synthetic.mjs'), ...args], { maxBuffer: 1 << 30 });
+  const scale = [
+    ['synthetic 100,000 planes, JSON (wrap + stride)', 'syn100k.json', gen(['100000', '--json'])],
+    ['synthetic 100,000 planes, CSV', 'syn100k.csv', gen(['100000'])],
+    ['synthetic 1,000,000 planes, CSV', 'syn1m.csv', gen(['1000000'])],
+  ];
+  const browser2 = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--enable-precise-memory-info'],
+  });
+  console.log('\n| plan | planes | file | open → first frame | fitted frame render (median / p95) | zoomed 64× pan render (median / p95) | hover | JS heap | renderer RSS |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [label, name, bytes] of scale) {
+    const p = await browser2.newPage({ viewport: { width: 1280, height: 800 } });
+    await p.route(`${url}__bench/${name}`, (route) => route.fulfill({ body: bytes, contentType: 'application/octet-stream' }));
+    await p.goto(url);
+    await p.waitForFunction(() => window.__memplan && window.__memplan.ready);
+    const cdp = await p.context().newCDPSession(p);
+    await cdp.send('Performance.enable');
+    const r = await p.evaluate(async (file) => {
+      const bin = new Uint8Array(await (await fetch(file)).arrayBuffer());
+      const v = window.__memplan.viewer;
+      const t0 = performance.now();
+      v.open(file.split('/').pop(), bin);
+      v.render();
+      await new Promise((res) => requestAnimationFrame(res));
+      const first = performance.now() - t0;
+      const planes = v.summary().planes;
+      const q = (xs, k) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(k * xs.length))];
+      const fitted = [];
+      for (let i = 0; i < 20; i++) {
+        v.hover(200 + i * 20, 300);
+        v.render();
+        fitted.push(v.last_render_ms());
+        await new Promise((res) => requestAnimationFrame(res));
+      }
+      v.zoom_time(500, 64);
+      const panned = [];
+      for (let i = 0; i < 40; i++) {
+        v.pan(i < 20 ? -8 : 8, 0);
+        v.render();
+        panned.push(v.last_render_ms());
+        await new Promise((res) => requestAnimationFrame(res));
+      }
+      const h0 = performance.now();
+      for (let i = 0; i < 20; i++) v.hover(300 + i, 400);
+      const hover = (performance.now() - h0) / 20;
+      return { first, planes, fm: q(fitted, 0.5), fp: q(fitted, 0.95), pm: q(panned, 0.5), pp: q(panned, 0.95), hover };
+    }, `${url}__bench/${name}`);
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+    const rss = await rendererRss(browser2);
+    const mib = (n) => `${(n / 1048576).toFixed(0)} MiB`;
+    console.log(`| ${label} | ${r.planes.toLocaleString('en')} | ${mib(bytes.length)} | ${r.first.toFixed(0)} ms | ${r.fm.toFixed(1)} / ${r.fp.toFixed(1)} ms | ${r.pm.toFixed(1)} / ${r.pp.toFixed(1)} ms | ${r.hover.toFixed(2)} ms | ${mib(heap)} | ${rss == null ? 'n/a' : mib(rss)} |`);
+    await p.close();
+  }
+  await browser2.close();
+}
 server.close();
+
+/** Resident memory of the browser's renderer processes (the tab, wasm memory included). */
+async function rendererRss(b) {
+  const cdp = await b.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  let total = 0;
+  for (const proc of processInfo.filter((x) => x.type === 'renderer')) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${proc.id}/status`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch { /* gone */ }
+  }
+  await cdp.detach();
+  return total;
+}
