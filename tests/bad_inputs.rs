@@ -631,3 +631,28 @@ fn a_tiny_file_with_a_huge_clock_stays_tiny() {
     assert_eq!(stats["steps"], 2, "one step per start clock");
     assert_eq!(stats["peak"], 402993, "a and b never live together");
 }
+
+#[test]
+fn a_corrupt_plane_index_does_not_ask_for_billions_of_records() {
+    // Found by the mutation pass: a log line with plane index 4294967295 made the
+    // mem_info export allocate 378 GB.
+    let dir = tempdir("index");
+    let log = dir.join("index.txt");
+    let log_text = std::fs::read_to_string(Path::new(BAD).join("log-valid.txt")).unwrap();
+    std::fs::write(&log, log_text.replace("  0 1024 (", "  4294967295 1024 (")).unwrap();
+    let out_file = dir.join("out.meminfo.json");
+    let out = run(&[
+        "convert",
+        log.to_str().unwrap(),
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap();
+    assert_eq!(
+        v["mem_info"][1]["outputs"].as_array().map(Vec::len),
+        Some(1),
+        "{v}"
+    );
+}

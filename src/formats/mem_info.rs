@@ -81,10 +81,23 @@ pub fn write(plan: &Plan) -> String {
         .iter()
         .zip(by_step)
         .map(|(step, planes)| {
-            let outputs = planes.iter().map(|p| p.index + 1).max().unwrap_or(0);
-            let outputs = (0..outputs)
-                .map(|k| record(plan, planes.iter().find(|p| p.index == k).copied()))
-                .collect();
+            let count = planes
+                .iter()
+                .map(|p| p.index.saturating_add(1))
+                .max()
+                .unwrap_or(0);
+            // One record per output index, empty where no plane; but a corrupt index
+            // (a log saying plane 4294967295) must not ask for billions of records:
+            // then only the planes' own records, in index order.
+            let outputs = if count <= planes.len() + 64 {
+                (0..count)
+                    .map(|k| record(plan, planes.iter().find(|p| p.index == k).copied()))
+                    .collect()
+            } else {
+                let mut sorted = planes.clone();
+                sorted.sort_by_key(|p| p.index);
+                sorted.into_iter().map(|p| record(plan, Some(p))).collect()
+            };
             NodeInfo {
                 node: &step.name,
                 kind: &step.kind,
