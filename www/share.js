@@ -9,7 +9,8 @@ import { formatView, parseView } from './memplan-view.js';
 
 /** Plans whose compressed JSON is larger than this travel by `src` only. */
 export const MAX_INLINE = 24 * 1024;
-const MAX_INLINE_PLANES = 5000;
+/** Plans with more planes + steps than this are not even exported for a link. */
+const MAX_INLINE_RECORDS = 5000;
 
 function toBase64Url(bytes) {
   let bin = '';
@@ -101,7 +102,7 @@ export function fragmentSync(viewer, extra = () => ({})) {
     } else {
       if (!inline.has(name)) {
         // Large plans cannot fit a link; skip exporting them at all.
-        const packed = viewer.plane_count() <= MAX_INLINE_PLANES ? await pack(viewer.export('memplan')) : '';
+        const packed = viewer.plane_count() + viewer.step_count() <= MAX_INLINE_RECORDS ? await pack(viewer.export('memplan')) : '';
         inline.set(name, packed.length <= MAX_INLINE * 4 / 3 ? packed : '');
       }
       if (inline.get(name)) {

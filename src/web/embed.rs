@@ -223,6 +223,14 @@ impl Viewer {
             .map_or(0, |f| f.chart.plan.planes.len())
     }
 
+    /// Number of steps of the current file (a buffer list has one per clock, which can
+    /// be millions: `share.js` must not export such a plan into a link).
+    pub fn step_count(&self) -> usize {
+        self.current
+            .and_then(|i| self.files.get(i))
+            .map_or(0, |f| f.chart.plan.steps.len())
+    }
+
     /// The SVG of the current view at `width` × `height` CSS pixels, drawn by the
     /// scene's SVG painter (the code `memplan render` runs).
     pub fn svg(&self, width: f64, height: f64) -> Result<String, JsValue> {
