@@ -143,15 +143,7 @@ fn thousands(v: u64) -> String {
 /// short lifetimes (1–8 steps, now and then a long skip connection) over `n / 2`
 /// steps, sizes from 64 bytes to 1 MiB. Same `n` and `seed`, same list.
 pub fn synthetic(n: usize, seed: u64) -> BufferList {
-    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        // SplitMix64.
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut next = super::rng::splitmix64(seed ^ 0x9e37_79b9_7f4a_7c15);
     let steps = (n as u64 / 2).max(1);
     let buffers = (0..n)
         .map(|i| {

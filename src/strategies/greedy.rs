@@ -226,15 +226,7 @@ pub(crate) fn iterate(
 ) -> (Vec<Bytes>, Bytes) {
     let mut stalled = 0;
     let peak = |o: &[Bytes]| super::bound::peak(items, o);
-    let mut state = seed;
-    let mut next = move || {
-        // SplitMix64.
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut next = super::rng::splitmix64(seed);
     while best_peak > target && go(stalled) {
         let mut candidate = order.clone();
         let high: Vec<usize> = (0..order.len())

@@ -17,6 +17,7 @@ mod bound;
 mod clock;
 mod greedy;
 mod replan;
+mod rng;
 mod search;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -32,6 +32,18 @@ fn tile(
 }
 
 impl CanvasPainter {
+    /// The painter of `canvas`'s 2D context (the page's chart, a compare half).
+    pub fn for_canvas(canvas: &HtmlCanvasElement) -> Result<CanvasPainter, JsValue> {
+        let document = web_sys::window()
+            .and_then(|w| w.document())
+            .ok_or_else(|| JsValue::from_str("no document"))?;
+        let ctx: CanvasRenderingContext2d = canvas
+            .get_context("2d")?
+            .ok_or_else(|| JsValue::from_str("no 2d context"))?
+            .dyn_into()?;
+        Ok(CanvasPainter::new(&document, ctx))
+    }
+
     pub fn new(document: &Document, ctx: CanvasRenderingContext2d) -> CanvasPainter {
         // Stripes: light horizontal bands, so the gaps of a strided plane read as gaps.
         let stripes = tile(document, &ctx, |t| {

@@ -7,7 +7,7 @@ use super::canvas::CanvasPainter;
 use super::{to_js, Viewer};
 use crate::scene::{self, compare, hit_test, info, Chart, Frame, Options, View};
 use wasm_bindgen::prelude::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
 
 /// Rows of the change table sent to the page at most (the rest are counted).
 const MAX_ROWS: usize = 500;
@@ -30,15 +30,8 @@ pub struct CompareView {
 }
 
 fn half(canvas: HtmlCanvasElement, chart: Chart) -> Result<Half, JsValue> {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or_else(|| JsValue::from_str("no document"))?;
-    let ctx: CanvasRenderingContext2d = canvas
-        .get_context("2d")?
-        .ok_or_else(|| JsValue::from_str("no 2d context"))?
-        .dyn_into()?;
     Ok(Half {
-        painter: CanvasPainter::new(&document, ctx),
+        painter: CanvasPainter::for_canvas(&canvas)?,
         canvas,
         chart,
         opts: Options::default(),

@@ -8,12 +8,13 @@
 use super::canvas::CanvasPainter;
 use super::{to_js, Viewer};
 use crate::formats::{self, Document, Export, Format};
+use crate::planning;
 use crate::scene::nav::{self, Dir};
 use crate::scene::svg::to_svg;
 use crate::scene::theme::{Theme, Themed};
 use crate::scene::{self, info, Call, Fill, Frame, Painter, RecordingPainter, Rect, Stroke};
-use crate::scene::{Chart, TextStyle, View};
-use crate::strategies::{self, Budget, Strategy};
+use crate::scene::{TextStyle, View};
+use crate::strategies::Budget;
 use wasm_bindgen::prelude::*;
 use web_sys::CanvasRenderingContext2d;
 
@@ -154,36 +155,16 @@ impl Viewer {
         bytes: &[u8],
         strategy: &str,
     ) -> Result<usize, JsValue> {
-        let err = |e: crate::Error| JsValue::from_str(&e.in_file(name).to_string());
-        let doc = formats::load(name, bytes).map_err(|e| JsValue::from_str(&e.to_string()))?;
-        let plan = match strategy {
-            "" | "aidge" => formats::resolve_plan(&doc).map_err(err)?,
-            s => {
-                let s: Strategy = s.parse().map_err(err)?;
-                let budget = Budget::millis(300);
-                match (&doc.plan, &doc.buffers) {
-                    (None, Some(buffers)) => {
-                        let placed = strategies::place(buffers, s, &budget).map_err(err)?;
-                        buffers.to_plan(&placed.offsets)
-                    }
-                    _ => {
-                        let plan = formats::resolve_plan(&doc).map_err(err)?;
-                        strategies::replan(&plan, s, &budget).map_err(err)?
-                    }
-                }
-            }
+        let err = |e: crate::Error| JsValue::from_str(&e.to_string());
+        let choice = if strategy.is_empty() {
+            planning::AS_LOADED
+        } else {
+            strategy
         };
-        let chart = Chart::new(plan);
-        let (w, h, dpr) = self.size;
-        let view = View::fit(&chart, w, h, dpr);
-        self.files.push(super::Opened {
-            name: name.to_owned(),
-            chart,
-            view,
-        });
-        let i = self.files.len() - 1;
-        self.select_file(i);
-        Ok(i)
+        let (plan, _) = planning::Session::open(name, bytes)
+            .and_then(|mut session| session.plan(choice, &Budget::millis(300)))
+            .map_err(err)?;
+        Ok(self.show(name, plan, false))
     }
 
     /// `light` or `dark` chrome; anything else is light.

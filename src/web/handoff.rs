@@ -2,9 +2,8 @@
 //! ([`crate::formats::wire`]) and becomes an opened file of the [`Viewer`]. Decoding
 //! is a single pass over a compact buffer, so the main thread never parses JSON.
 
-use super::{Opened, Viewer};
+use super::Viewer;
 use crate::formats::wire;
-use crate::scene::{Chart, View};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -14,24 +13,6 @@ impl Viewer {
     pub fn open_plan(&mut self, name: &str, wire: &[u8]) -> Result<usize, JsValue> {
         let plan =
             wire::decode(wire).map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))?;
-        let chart = Chart::new(plan);
-        let (w, h, dpr) = self.size;
-        let opened = Opened {
-            name: name.to_owned(),
-            view: View::fit(&chart, w, h, dpr),
-            chart,
-        };
-        let i = match self.files.iter().position(|f| f.name == name) {
-            Some(i) => {
-                self.files[i] = opened;
-                i
-            }
-            None => {
-                self.files.push(opened);
-                self.files.len() - 1
-            }
-        };
-        self.select_file(i);
-        Ok(i)
+        Ok(self.show(name, plan, true))
     }
 }

@@ -17,7 +17,7 @@ use crate::scene::{self, info, Chart, Frame, Options, View};
 use canvas::CanvasPainter;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
 
 struct Opened {
     name: String,
@@ -42,6 +42,33 @@ pub struct Viewer {
     theme: crate::scene::theme::Theme,
 }
 
+impl Viewer {
+    /// Shows `plan` as the file `name`, fitted to the canvas, and returns its index.
+    /// With `replace`, a file of the same name is replaced (a re-plan) instead of
+    /// a second one added.
+    fn show(&mut self, name: &str, plan: crate::model::Plan, replace: bool) -> usize {
+        let chart = Chart::new(plan);
+        let (w, h, dpr) = self.size;
+        let opened = Opened {
+            name: name.to_owned(),
+            view: View::fit(&chart, w, h, dpr),
+            chart,
+        };
+        let i = match self.files.iter().position(|f| replace && f.name == name) {
+            Some(i) => {
+                self.files[i] = opened;
+                i
+            }
+            None => {
+                self.files.push(opened);
+                self.files.len() - 1
+            }
+        };
+        self.select_file(i);
+        i
+    }
+}
+
 fn to_js<T: Serialize>(v: &T) -> JsValue {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
@@ -59,15 +86,8 @@ impl Viewer {
     #[wasm_bindgen(constructor)]
     pub fn new(canvas: HtmlCanvasElement) -> Result<Viewer, JsValue> {
         console_error_panic_hook::set_once();
-        let document = web_sys::window()
-            .and_then(|w| w.document())
-            .ok_or_else(|| JsValue::from_str("no document"))?;
-        let ctx: CanvasRenderingContext2d = canvas
-            .get_context("2d")?
-            .ok_or_else(|| JsValue::from_str("no 2d context"))?
-            .dyn_into()?;
         Ok(Viewer {
-            painter: CanvasPainter::new(&document, ctx),
+            painter: CanvasPainter::for_canvas(&canvas)?,
             canvas,
             files: Vec::new(),
             current: None,
@@ -86,17 +106,7 @@ impl Viewer {
         let plan = formats::load(name, bytes)
             .and_then(|doc| formats::resolve_plan(&doc).map_err(|e| e.in_file(name)))
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
-        let chart = Chart::new(plan);
-        let (w, h, dpr) = self.size;
-        let view = View::fit(&chart, w, h, dpr);
-        self.files.push(Opened {
-            name: name.to_owned(),
-            chart,
-            view,
-        });
-        let i = self.files.len() - 1;
-        self.select_file(i);
-        Ok(i)
+        Ok(self.show(name, plan, false))
     }
 
     /// Names of the opened files, in order.
