@@ -18,7 +18,11 @@ const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log('| file | raw | gzip |\n|---|---|---|');
 let total = 0;
 let totalGz = 0;
-for (const f of ['pkg/memplan_bg.wasm', 'pkg/memplan.js', 'main.js', 'index.html', 'style.css']) {
+// What the main page loads: the wasm and its glue, index.html, every script and
+// style sheet (the docs demo and embed.html are other pages).
+const pageFiles = ['pkg/memplan_bg.wasm', 'pkg/memplan.js', 'index.html',
+  ...fs.readdirSync(dist).filter((f) => /\.(js|css)$/.test(f) && !/^(docs-demo|embed)\./.test(f)).sort()];
+for (const f of pageFiles) {
   const b = fs.readFileSync(path.join(dist, f));
   const gz = zlib.gzipSync(b, { level: 9 }).length;
   total += b.length;
