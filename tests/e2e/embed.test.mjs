@@ -118,13 +118,12 @@ test('the docs demo embeds three plans with one wasm instance, events fire', asy
   const f = await elementFrame(page, 'aidge');
   const big = f.drawn.reduce((a, b) => (b.rect.w * b.rect.h > a.rect.w * a.rect.h ? b : a));
   await page.locator('#aidge').scrollIntoViewIfNeeded();
+  await twoFrames(page);
   const box = await page.locator('#aidge').boundingBox();
-  const selected = page.evaluate(() => new Promise((r, no) => {
-    document.getElementById('aidge').addEventListener('select', (e) => r(e.detail), { once: true });
-    setTimeout(() => no(new Error('no select event')), 10000);
-  }));
+  const selected = await h.armEvent(page, 'aidge', 'select');
   await page.mouse.click(box.x + 1 + big.rect.x + big.rect.w / 2, box.y + 1 + big.rect.y + big.rect.h / 2);
-  const info = await selected;
+  const info = await selected();
+  assert.ok(info, 'the click landed on a plane');
   // The plane under the pointer is the last one painted there (in-place planes overlap).
   const [px, py] = [big.rect.x + big.rect.w / 2, big.rect.y + big.rect.h / 2];
   const top = f.drawn.filter((d) => d.rect.x <= px && px < d.rect.x + d.rect.w && d.rect.y <= py && py < d.rect.y + d.rect.h).pop();
@@ -133,14 +132,12 @@ test('the docs demo embeds three plans with one wasm instance, events fire', asy
 
   // viewchange: zooming the first compared chart fires it and the second follows.
   await page.locator('#before').scrollIntoViewIfNeeded();
-  const changed = page.evaluate(() => new Promise((r, no) => {
-    document.getElementById('before').addEventListener('viewchange', (e) => r(e.detail.view), { once: true });
-    setTimeout(() => no(new Error('no viewchange event')), 10000);
-  }));
+  await twoFrames(page);
+  const changed = await h.armEvent(page, 'before', 'viewchange');
   const b = await page.locator('#before').boundingBox();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
   await page.mouse.wheel(0, -400);
-  const v = await changed;
+  const v = (await changed()).view;
   assert.equal(v.length, 4);
   await twoFrames(page);
   const after = await page.evaluate(() => document.getElementById('after').view);

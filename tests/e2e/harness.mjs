@@ -92,3 +92,22 @@ export async function waitForFiles(page, n) {
 export function outside(page, url) {
   return page.requests.filter((r) => !r.startsWith(url) && !r.startsWith('data:') && !r.startsWith('blob:'));
 }
+
+/**
+ * Starts listening for the next `type` event on element `#id` and returns a function that waits
+ * for it (its `detail`). The listener is in place before this resolves, so an input sent after it
+ * cannot race the registration (a pending `page.evaluate` is not guaranteed to run first).
+ */
+export async function armEvent(page, id, type, timeout = 10000) {
+  const key = `${id}:${type}`;
+  await page.evaluate(([id, type, key]) => {
+    window.__armed ??= {};
+    window.__armed[key] = new Promise((resolve) => {
+      document.getElementById(id).addEventListener(type, (e) => resolve(e.detail), { once: true });
+    });
+  }, [id, type, key]);
+  return () => page.evaluate(([key, timeout]) => Promise.race([
+    window.__armed[key],
+    new Promise((_, no) => setTimeout(() => no(new Error(`no ${key} event`)), timeout)),
+  ]), [key, timeout]);
+}
