@@ -1,0 +1,51 @@
+//! `cargo run --release --example scale -- FILE...`: where the time goes when the page opens and
+//! draws a big plan, natively (the wasm build is slower by a roughly constant factor): load,
+//! stats, checker, `Chart::new`, a fitted frame, a zoomed frame, a hover. Prints a Markdown table.
+
+use memplan::check;
+use memplan::formats;
+use memplan::scene::{hit_test, render, Chart, Options, RecordingPainter, View};
+use memplan::stats;
+use std::time::Instant;
+
+fn ms(t: Instant) -> String {
+    format!("{:.1}", t.elapsed().as_secs_f64() * 1e3)
+}
+
+fn main() {
+    println!("| file | planes | load + resolve ms | stats ms | check ms | Chart::new ms | fitted frame ms | zoomed 64× frame ms | hover ms |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for path in std::env::args().skip(1) {
+        let bytes = std::fs::read(&path).expect("readable file");
+        let t = Instant::now();
+        let plan = formats::load(&path, &bytes)
+            .and_then(|d| formats::resolve_plan(&d))
+            .expect("a plan");
+        let load = ms(t);
+        let t = Instant::now();
+        let _ = stats::stats(&plan);
+        let st = ms(t);
+        let t = Instant::now();
+        let _ = check::check(&plan);
+        let ck = ms(t);
+        let n = plan.planes.len();
+        let t = Instant::now();
+        let chart = Chart::new(plan);
+        let cn = ms(t);
+        let mut view = View::fit(&chart, 1280.0, 640.0, 1.0);
+        let frame = |view: &View| {
+            let t = Instant::now();
+            let mut p = RecordingPainter::new();
+            render(&chart, view, &Options::default(), &mut p);
+            ms(t)
+        };
+        let fitted = frame(&view);
+        let fitted2 = frame(&view);
+        view.zoom_time(&chart, 640.0, 64.0);
+        let zoomed = frame(&view);
+        let t = Instant::now();
+        let _ = hit_test(&chart, &view, 640.0, 300.0);
+        let hover = ms(t);
+        println!("| {path} | {n} | {load} | {st} | {ck} | {cn} | {fitted} ({fitted2}) | {zoomed} | {hover} |");
+    }
+}
