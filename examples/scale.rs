@@ -13,8 +13,12 @@ fn ms(t: Instant) -> String {
 }
 
 fn main() {
-    println!("| file | planes | load + resolve ms | stats ms | check ms | Chart::new ms | fitted frame ms | zoomed 64× frame ms | hover ms |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let repeat = std::env::var("SCALE_REPEAT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    println!("| file | planes | load + resolve ms | stats ms | check ms | Chart::new ms | fitted frame ms: first / again | zoomed 4× ms: first / again | zoomed 64× ms | hover ms |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for path in std::env::args().skip(1) {
         let bytes = std::fs::read(&path).expect("readable file");
         let t = Instant::now();
@@ -41,11 +45,17 @@ fn main() {
         };
         let fitted = frame(&view);
         let fitted2 = frame(&view);
-        view.zoom_time(&chart, 640.0, 64.0);
+        view.zoom_time(&chart, 640.0, 4.0);
+        let (z4, z4again) = (frame(&view), frame(&view));
+        view.zoom_time(&chart, 640.0, 16.0);
         let zoomed = frame(&view);
+        let fit = View::fit(&chart, 1280.0, 640.0, 1.0);
+        for _ in 0..repeat {
+            frame(&fit);
+        }
         let t = Instant::now();
         let _ = hit_test(&chart, &view, 640.0, 300.0);
         let hover = ms(t);
-        println!("| {path} | {n} | {load} | {st} | {ck} | {cn} | {fitted} ({fitted2}) | {zoomed} | {hover} |");
+        println!("| {path} | {n} | {load} | {st} | {ck} | {cn} | {fitted} / {fitted2} | {z4} / {z4again} | {zoomed} | {hover} |");
     }
 }

@@ -98,8 +98,8 @@ await browser.close();
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--enable-precise-memory-info'],
   });
-  console.log('\n| plan | planes | file | open → first frame | fitted frame render (median / p95) | zoomed 64× pan render (median / p95) | hover | JS heap | renderer RSS |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('\n| plan | planes | file | open → first frame | fitted, hovering: render (median / p95), frame interval | zoomed 4×, panning: render (median / p95), frame interval | zoomed 64×, panning: render (median / p95), frame interval | hover | JS heap | renderer RSS |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const [label, name, bytes] of scale) {
     const p = await browser2.newPage({ viewport: { width: 1280, height: 800 } });
     await p.route(`${url}__bench/${name}`, (route) => route.fulfill({ body: bytes, contentType: 'application/octet-stream' }));
@@ -118,30 +118,48 @@ await browser.close();
       const planes = v.summary().planes;
       const q = (xs, k) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(k * xs.length))];
       const fitted = [];
+      const fittedIntervals = [];
+      let before = performance.now();
       for (let i = 0; i < 20; i++) {
         v.hover(200 + i * 20, 300);
         v.render();
         fitted.push(v.last_render_ms());
         await new Promise((res) => requestAnimationFrame(res));
+        const now = performance.now();
+        fittedIntervals.push(now - before);
+        before = now;
       }
-      v.zoom_time(500, 64);
-      const panned = [];
-      for (let i = 0; i < 40; i++) {
-        v.pan(i < 20 ? -8 : 8, 0);
-        v.render();
-        panned.push(v.last_render_ms());
-        await new Promise((res) => requestAnimationFrame(res));
-      }
+      // Panning zoomed in 4× (still an occupancy frame at 10^6 planes: tiles of a
+      // new level, then reused) and 64× (exact rectangles), one frame at a time.
+      const pan = async (n) => {
+        const renders = [];
+        const intervals = [];
+        let last = performance.now();
+        for (let i = 0; i < n; i++) {
+          v.pan(i < n / 2 ? -8 : 8, 0);
+          v.render();
+          renders.push(v.last_render_ms());
+          await new Promise((res) => requestAnimationFrame(res));
+          const now = performance.now();
+          intervals.push(now - last);
+          last = now;
+        }
+        return { m: q(renders, 0.5), p: q(renders, 0.95), i: q(intervals, 0.5) };
+      };
+      v.zoom_time(500, 4);
+      const z4 = await pan(40);
+      v.zoom_time(500, 16);
+      const z64 = await pan(40);
       const h0 = performance.now();
       for (let i = 0; i < 20; i++) v.hover(300 + i, 400);
       const hover = (performance.now() - h0) / 20;
-      return { first, planes, fm: q(fitted, 0.5), fp: q(fitted, 0.95), pm: q(panned, 0.5), pp: q(panned, 0.95), hover };
+      return { first, planes, fm: q(fitted, 0.5), fp: q(fitted, 0.95), fi: q(fittedIntervals, 0.5), z4, z64, hover };
     }, `${url}__bench/${name}`);
     const { metrics } = await cdp.send('Performance.getMetrics');
     const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
     const rss = await rendererRss(browser2);
     const mib = (n) => `${(n / 1048576).toFixed(0)} MiB`;
-    console.log(`| ${label} | ${r.planes.toLocaleString('en')} | ${mib(bytes.length)} | ${r.first.toFixed(0)} ms | ${r.fm.toFixed(1)} / ${r.fp.toFixed(1)} ms | ${r.pm.toFixed(1)} / ${r.pp.toFixed(1)} ms | ${r.hover.toFixed(2)} ms | ${mib(heap)} | ${rss == null ? 'n/a' : mib(rss)} |`);
+    console.log(`| ${label} | ${r.planes.toLocaleString('en')} | ${mib(bytes.length)} | ${r.first.toFixed(0)} ms | ${r.fm.toFixed(1)} / ${r.fp.toFixed(1)} ms, ${r.fi.toFixed(1)} ms | ${r.z4.m.toFixed(1)} / ${r.z4.p.toFixed(1)} ms, ${r.z4.i.toFixed(1)} ms | ${r.z64.m.toFixed(1)} / ${r.z64.p.toFixed(1)} ms, ${r.z64.i.toFixed(1)} ms | ${r.hover.toFixed(2)} ms | ${mib(heap)} | ${rss == null ? 'n/a' : mib(rss)} |`);
     await p.close();
   }
   await browser2.close();

@@ -291,11 +291,24 @@ fn synthetic(n: usize) -> Plan {
 fn a_hundred_thousand_planes_stay_a_bounded_frame() {
     let chart = Chart::new(synthetic(100_000));
     let view = View::fit(&chart, 1280.0, 800.0, 1.0);
+    let (_, f) = frame(
+        &chart,
+        &view,
+        &Options {
+            names: true,
+            ..Options::default()
+        },
+    );
+    // Fitted, a hundred thousand parts are too many to visit per frame: the lane is
+    // drawn from occupancy tiles (see tests/scene_lod.rs), here forced exact to check
+    // the exact path's own bound.
+    assert!(f.occupancy.is_some() && f.drawn.is_empty());
     let (rec, f) = frame(
         &chart,
         &view,
         &Options {
             names: true,
+            exact_limit: Some(usize::MAX),
             ..Options::default()
         },
     );

@@ -88,9 +88,12 @@ pub fn render(a: RenderArgs) -> Result<u8> {
             ..view
         };
     }
+    // A picture for a document is exact at any size: one rectangle per part, never
+    // the occupancy tiles interactive frames use when zoomed out on big plans.
     let opts = Options {
         names: a.names,
         hex: a.hex,
+        exact_limit: Some(usize::MAX),
         ..Options::default()
     };
     let (svg, _) = to_svg(&chart, &view, &opts, theme);

@@ -2,6 +2,7 @@
 //! units (clock × address), one lane per memory component, the checker's findings,
 //! and the numbers of the stats panel. Views and frames are cheap on top of this.
 
+use super::lod::{Occupancy, PartIndex};
 use crate::check::{self, Report};
 use crate::model::{Bytes, Clock, Plan};
 use crate::stats::{self, Stats};
@@ -59,6 +60,9 @@ pub struct Chart {
     pub names: Vec<String>,
     /// Per plane: its writer is a producer (weights, inputs), drawn hatched.
     pub producer: Vec<bool>,
+    /// Level of detail: parts by clock, and the occupancy tiles of zoomed-out frames.
+    pub lod_index: PartIndex,
+    pub occupancy: Occupancy,
 }
 
 impl Chart {
@@ -148,6 +152,7 @@ impl Chart {
             .map(|p| plan.steps.get(p.node).is_some_and(|s| s.kind == "Producer"))
             .collect();
         let covered_from = covered_from(&plan, &parts);
+        let lod_index = PartIndex::new(&plan, &parts);
         Chart {
             plan,
             stats,
@@ -159,12 +164,20 @@ impl Chart {
             covered_from,
             names,
             producer,
+            lod_index,
+            occupancy: Occupancy::default(),
         }
     }
 
-    /// Indices into [`Chart::parts`] of the parts of plane `plane`.
+    /// The parts of plane `plane` (adjacent in [`Chart::parts`], found by bisection).
     pub fn parts_of(&self, plane: usize) -> impl Iterator<Item = &Part> + '_ {
-        self.parts.iter().filter(move |q| q.plane == plane)
+        let at = self.plan.planes.get(plane).map_or(0, |p| p.allocated);
+        let start = self
+            .parts
+            .partition_point(|q| (q.t0, q.plane) < (at, plane));
+        self.parts[start..]
+            .iter()
+            .take_while(move |q| q.plane == plane)
     }
 
     /// Case-insensitive substring search over display names and node names.

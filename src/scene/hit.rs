@@ -1,7 +1,8 @@
 //! Which plane is under the pointer. Works on data, not on the last frame: the point
 //! becomes a clock and an address, and the topmost part holding it wins (parts are
 //! in drawing order). Parts thinner than a pixel are found within one pixel, so the
-//! rasterized ones stay pickable.
+//! rasterized ones stay pickable. The clock index ([`super::lod::PartIndex`]) limits
+//! the search to the parts live within a pixel of the pointer's clock.
 
 use super::chart::Chart;
 use super::view::{Layout, View};
@@ -33,7 +34,15 @@ pub fn hit_test(chart: &Chart, view: &View, x: f64, y: f64) -> Option<Hit> {
     let dt = (view.t1 - view.t0) / l.plot_w.max(1.0);
     let da = (l.address_at(view, lane, y) - l.address_at(view, lane, y + 1.0)).abs();
     let mut near = None;
-    for q in chart.parts.iter().rev().filter(|q| q.lane == lane) {
+    // Clocks are whole: `t0 <= t + dt` is `t0 < floor(t + dt) + 1`.
+    let candidates = chart
+        .lod_index
+        .visible(&chart.parts, t - dt, (t + dt).floor() + 1.0);
+    for q in candidates
+        .rev()
+        .map(|k| &chart.parts[k])
+        .filter(|q| q.lane == lane)
+    {
         let (t0, t1, a0, a1) = (f64::from(q.t0), q.t1 as f64, q.a0 as f64, q.a1 as f64);
         if t0 <= t && t < t1 && a0 <= a && a < a1 {
             near = Some(q);

@@ -8,10 +8,12 @@
 //! &mut painter)` per frame → [`Frame`] (what was drawn) ; `hit_test` answers hovers.
 
 pub mod axis;
+pub mod cells;
 pub mod chart;
 pub mod compare;
 pub mod hit;
 pub mod info;
+pub mod lod;
 pub mod nav;
 pub mod paint;
 pub mod palette;
@@ -22,6 +24,8 @@ pub mod view;
 
 pub use chart::{Chart, Lane, Part};
 pub use hit::{hit_test, Hit};
-pub use paint::{Call, Color, Fill, Painter, Pattern, RecordingPainter, Rect, Stroke, TextStyle};
+pub use paint::{
+    Call, Cells, Color, Fill, Painter, Pattern, RecordingPainter, Rect, Stroke, TextStyle,
+};
 pub use render::{render, Frame, Options};
 pub use view::{Layout, View};

@@ -132,11 +132,26 @@ pub struct TextStyle {
     pub bold: bool,
 }
 
+/// `cols × rows` cells, row-major from the top: 0 is empty, `k` is `colors[k - 1]`.
+#[derive(Debug, Clone, Copy)]
+pub struct Cells<'a> {
+    pub cols: usize,
+    pub rows: usize,
+    pub cells: &'a [u16],
+    pub colors: &'a [Color],
+}
+
 /// What the scene needs from a drawing surface. Coordinates are CSS pixels; text `y`
 /// is the vertical middle of the text.
 pub trait Painter {
     /// Fills every rectangle with one fill.
     fn fill_rects(&mut self, fill: Fill, rects: &[Rect]);
+    /// Paints a grid of one-CSS-pixel cells from `at`'s corner and returns the fill
+    /// calls made. By default runs of equal cells become rectangles; a canvas blits
+    /// the grid as one image, which costs the same whatever the plan shows.
+    fn cells(&mut self, at: Rect, grid: &Cells) -> usize {
+        super::cells::as_runs(self, at, grid)
+    }
     /// Outlines every rectangle with one stroke.
     fn stroke_rects(&mut self, stroke: Stroke, rects: &[Rect]);
     /// A polyline.

@@ -18,7 +18,12 @@ pub const NODES: [Color; 9] = [
 ];
 
 pub fn node(node: usize) -> Color {
-    NODES[node % NODES.len()]
+    NODES[node_index(node)]
+}
+
+/// Index into [`NODES`] of a node's colour.
+pub fn node_index(node: usize) -> usize {
+    node % NODES.len()
 }
 
 pub const PEAK: Color = Color::rgb(0xD0, 0x10, 0x10);

@@ -4,11 +4,15 @@
 //! [`TINY`] pixels in either direction are not drawn one by one but rasterized into
 //! a grid of 1-px cells (last writer wins, as paint would), then emitted as runs of
 //! equal colour per row. So a frame costs at most one call per visible large part
-//! plus one per run of cells, whatever the number of planes.
+//! plus one per run of cells, whatever the number of planes. Only the parts live in the
+//! view's clocks are visited ([`super::lod::PartIndex`]); when even those are more than
+//! [`EXACT_LIMIT`], the lane is drawn from cached occupancy tiles ([`super::lod`]), so a
+//! zoomed-out frame of a million planes costs the cells on screen, not the planes.
 
 use super::axis::{self, address_label, bytes_long, clock_ticks};
 use super::chart::{Chart, Part};
-use super::paint::{Align, Color, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
+use super::lod::OccupancyStats;
+use super::paint::{Align, Cells, Color, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
 use super::palette;
 use super::view::{Layout, View};
 use std::collections::BTreeMap;
@@ -19,6 +23,14 @@ pub const TINY: f64 = 1.5;
 pub const FONT: f64 = 11.0;
 /// At most this many labels per frame: beyond, nobody reads them.
 const MAX_LABELS: usize = 4000;
+/// Above this many parts in the view's clocks, a frame is drawn from occupancy tiles
+/// ([`super::lod`]): visiting them all would cost more than a frame's budget.
+pub const EXACT_LIMIT: usize = 10_000;
+/// Above this many runs of equal cells (per row), the raster of tiny planes is painted
+/// in one colour.
+const DENSE_RUNS: usize = 40_000;
+/// Planes outlined at most per emphasis in an occupancy frame.
+const MAX_EMPHASIS: usize = 5_000;
 
 /// What the user switched on and pointed at.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -31,6 +43,9 @@ pub struct Options {
     pub selected: Option<usize>,
     /// Planes matching the search box.
     pub matches: Vec<usize>,
+    /// Parts in view above which the frame is drawn from occupancy tiles; `None` for
+    /// [`EXACT_LIMIT`]. Tests force either level with it.
+    pub exact_limit: Option<usize>,
 }
 
 /// A part drawn as its own rectangle.
@@ -55,6 +70,11 @@ pub struct Frame {
     pub lower_bound_y: Vec<Option<f64>>,
     /// Painter calls that filled rectangles (batches).
     pub fill_calls: usize,
+    /// Parts the frame looked at (the index skips those out of the view's clocks).
+    pub parts_visited: usize,
+    /// Set when the frame was drawn from occupancy tiles (zoomed out on a big plan):
+    /// no per-plane rectangles or labels then.
+    pub occupancy: Option<OccupancyStats>,
 }
 
 fn style(color: Color, size: f64, align: Align) -> TextStyle {
@@ -150,7 +170,8 @@ fn draw_lane(
     }
 
     // Planes: large parts as rectangles, batched while the fill stays the same;
-    // tiny ones into the raster.
+    // tiny ones into the raster. A view with too many parts to visit per frame is
+    // drawn from the chart's occupancy tiles instead (see `lod`).
     let cols = b.chart.w.ceil() as usize;
     let rows = b.chart.h.ceil() as usize;
     let mut raster: Vec<u16> = Vec::new();
@@ -159,13 +180,26 @@ fn draw_lane(
     let mut batch_fill: Option<Fill> = None;
     let mut outlines: Vec<Rect> = Vec::new();
     let first = frame.drawn.len();
-    for q in chart.parts.iter().filter(|q| q.lane == lane) {
-        if (q.t1 as f64) <= view.t0 || (q.t0 as f64) >= view.t1 {
+    let limit = opts.exact_limit.unwrap_or(EXACT_LIMIT);
+    let aggregate = chart.lod_index.estimate(&chart.parts, view.t0, view.t1) > limit;
+    if aggregate {
+        raster = vec![0; cols * rows];
+        colors = palette::NODES.to_vec();
+        let s = chart.occupancy.paint(chart, view, l, lane, &mut raster);
+        let total = frame.occupancy.get_or_insert_with(Default::default);
+        total.tiles_built += s.tiles_built;
+        total.tiles_used += s.tiles_used;
+        total.parts_visited += s.parts_visited;
+    }
+    let visible = chart.lod_index.visible(&chart.parts, view.t0, view.t1);
+    for q in visible.take_while(|_| !aggregate).map(|k| &chart.parts[k]) {
+        if q.lane != lane {
             continue;
         }
         if (q.a1 as f64) <= a_lo || (q.a0 as f64) >= a_hi {
             continue;
         }
+        frame.parts_visited += 1;
         let r = part_rect(l, view, lane, q, &b.chart);
         let fill = plane_fill(chart, q.plane);
         if r.w < TINY || r.h < TINY {
@@ -218,7 +252,22 @@ fn draw_lane(
         );
     }
     if !raster.is_empty() {
-        frame.fill_calls += emit_raster(&raster, cols, rows, &colors, &b.chart, p);
+        // Too fragmented for colours to be told apart: one colour shows occupancy
+        // better than noise (and is what the run-length painters fall back to).
+        let dense = [palette::DENSE];
+        let fragmented = row_runs(&raster, cols) > DENSE_RUNS;
+        if fragmented {
+            for v in raster.iter_mut().filter(|v| **v != 0) {
+                *v = 1;
+            }
+        }
+        let grid = Cells {
+            cols,
+            rows,
+            cells: &raster,
+            colors: if fragmented { &dense } else { &colors },
+        };
+        frame.fill_calls += p.cells(b.chart, &grid);
     }
 
     // Wrapped planes: a dashed connector from the top of the contiguous part (the end
@@ -247,15 +296,36 @@ fn draw_lane(
     }
 
     // Emphasis: findings, search matches, hover and selection outline every part of
-    // their plane, so the two parts of a wrapped plane light up together.
-    let emphasis = |planes: &dyn Fn(usize) -> bool| -> Vec<Rect> {
-        drawn
-            .iter()
-            .filter(|d| planes(d.plane))
-            .map(|d| d.rect)
+    // their plane, so the two parts of a wrapped plane light up together. Drawn from
+    // the frame's rectangles, or, in an occupancy frame, from the planes' data.
+    let in_view = |plane: usize| -> Vec<Rect> {
+        chart
+            .parts_of(plane)
+            .filter(|q| q.lane == lane && (q.t1 as f64) > view.t0 && f64::from(q.t0) < view.t1)
+            .filter(|q| (q.a1 as f64) > a_lo && (q.a0 as f64) < a_hi)
+            .map(|q| part_rect(l, view, lane, q, &b.chart))
             .collect()
     };
-    let flagged = emphasis(&|i| chart.flagged.get(i).copied().unwrap_or(false));
+    let emphasis =
+        |planes: &mut dyn Iterator<Item = usize>, keep: &dyn Fn(usize) -> bool| -> Vec<Rect> {
+            if aggregate {
+                planes.take(MAX_EMPHASIS).flat_map(in_view).collect()
+            } else {
+                drawn
+                    .iter()
+                    .filter(|d| keep(d.plane))
+                    .map(|d| d.rect)
+                    .collect()
+            }
+        };
+    let flagged = emphasis(
+        &mut chart
+            .report
+            .problems
+            .iter()
+            .flat_map(|pr| pr.planes.iter().copied()),
+        &|i| chart.flagged.get(i).copied().unwrap_or(false),
+    );
     if !flagged.is_empty() {
         p.stroke_rects(
             Stroke {
@@ -267,12 +337,14 @@ fn draw_lane(
         );
     }
     if !opts.matches.is_empty() {
-        let m = emphasis(&|i| opts.matches.binary_search(&i).is_ok());
+        let m = emphasis(&mut opts.matches.iter().copied(), &|i| {
+            opts.matches.binary_search(&i).is_ok()
+        });
         p.stroke_rects(stroke(palette::MATCH, 2.0), &m);
     }
     for (plane, width) in [(opts.hover, 1.5), (opts.selected, 2.5)] {
         if let Some(plane) = plane {
-            let rs = emphasis(&|i| i == plane);
+            let rs = in_view(plane);
             p.stroke_rects(stroke(palette::SELECT, width), &rs);
             if rs.len() == 2 {
                 let (a, c) = (rs[0], rs[1]);
@@ -367,6 +439,17 @@ fn draw_lane(
     draw_strip(chart, view, l, lane, xticks, p);
 }
 
+/// Runs of equal non-empty cells along the rows of a raster.
+fn row_runs(raster: &[u16], cols: usize) -> usize {
+    raster
+        .chunks(cols.max(1))
+        .map(|row| {
+            let starts = row.windows(2).filter(|w| w[1] != 0 && w[1] != w[0]).count();
+            starts + usize::from(row.first().is_some_and(|&v| v != 0))
+        })
+        .sum()
+}
+
 /// The part's rectangle in pixels, snapped to device pixels and clamped to a little
 /// beyond the chart (huge coordinates upset canvases).
 fn part_rect(l: &Layout, view: &View, lane: usize, q: &Part, clip: &Rect) -> Rect {
@@ -402,106 +485,6 @@ fn cells(x: f64, w: f64, n: usize) -> (usize, usize) {
     let c0 = (x.floor().max(0.0) as usize).min(n.saturating_sub(1));
     let c1 = ((x + w).ceil().max(0.0) as usize).clamp(c0 + 1, n.max(c0 + 1));
     (c0, c1.min(n))
-}
-
-/// Above this many runs the raster is painted in one colour: its cells are then
-/// too dense for colours to be told apart, and one colour merges into long runs.
-const RASTER_RUN_BUDGET: usize = 20_000;
-
-/// Paints the raster as runs of equal colour: horizontal runs per row, extended
-/// downwards while the next row has the same run. Returns the fill calls made.
-fn emit_raster(
-    raster: &[u16],
-    cols: usize,
-    rows: usize,
-    colors: &[Color],
-    at: &Rect,
-    p: &mut dyn Painter,
-) -> usize {
-    let Some(rects) = raster_runs(raster, cols, rows, |v| v, RASTER_RUN_BUDGET) else {
-        let rects =
-            raster_runs(raster, cols, rows, |v| u16::from(v != 0), usize::MAX).unwrap_or_default();
-        let dense = Fill {
-            color: palette::DENSE,
-            pattern: Pattern::Solid,
-        };
-        let all: Vec<Rect> = rects.into_iter().map(|(_, r)| r.offset(at)).collect();
-        p.fill_rects(dense, &all);
-        return 1;
-    };
-    let mut by_color: BTreeMap<u16, Vec<Rect>> = BTreeMap::new();
-    for (v, r) in rects {
-        by_color.entry(v).or_default().push(r.offset(at));
-    }
-    for (v, rs) in &by_color {
-        p.fill_rects(
-            Fill {
-                color: colors[*v as usize - 1],
-                pattern: Pattern::Solid,
-            },
-            rs,
-        );
-    }
-    by_color.len()
-}
-
-/// Runs of equal non-zero `key(cell)` in cell units, merged vertically; `None` once
-/// there are more than `limit`.
-fn raster_runs(
-    raster: &[u16],
-    cols: usize,
-    rows: usize,
-    key: impl Fn(u16) -> u16,
-    limit: usize,
-) -> Option<Vec<(u16, Rect)>> {
-    let mut out: Vec<(u16, Rect)> = Vec::new();
-    // Runs of the previous and the current row, by start: (start, end, key, index
-    // into `out`). Both are sorted, so matching is a merge, not a lookup.
-    let mut prev: Vec<(usize, usize, u16, usize)> = Vec::new();
-    let mut cur: Vec<(usize, usize, u16, usize)> = Vec::new();
-    for row in 0..rows {
-        let line = &raster[row * cols..(row + 1) * cols];
-        let mut c = 0;
-        let mut j = 0;
-        while c < cols {
-            let v = key(line[c]);
-            let start = c;
-            while c < cols && key(line[c]) == v {
-                c += 1;
-            }
-            if v == 0 {
-                continue;
-            }
-            while j < prev.len() && prev[j].0 < start {
-                j += 1;
-            }
-            let idx = match prev.get(j) {
-                Some(&(s, e, k, i)) if s == start && e == c && k == v => {
-                    out[i].1.h += 1.0;
-                    i
-                }
-                _ => {
-                    if out.len() >= limit {
-                        return None;
-                    }
-                    out.push((
-                        v,
-                        Rect {
-                            x: start as f64,
-                            y: row as f64,
-                            w: (c - start) as f64,
-                            h: 1.0,
-                        },
-                    ));
-                    out.len() - 1
-                }
-            };
-            cur.push((start, c, v, idx));
-        }
-        std::mem::swap(&mut prev, &mut cur);
-        cur.clear();
-    }
-    Some(out)
 }
 
 /// A horizontal line across a lane's chart at address `a`; its row if visible.

@@ -4,7 +4,7 @@
 //! they identify nodes and must read the same in both themes, in the page, in an
 //! embedded view and in an export.
 
-use super::paint::{Color, Fill, Painter, Rect, Stroke, TextStyle};
+use super::paint::{Cells, Color, Fill, Painter, Rect, Stroke, TextStyle};
 use super::palette;
 
 /// The live-bytes strip's background (drawn by `render` as a literal).
@@ -65,6 +65,16 @@ impl Painter for Themed<'_> {
     fn fill_rects(&mut self, fill: Fill, rects: &[Rect]) {
         let color = self.theme.map(fill.color);
         self.inner.fill_rects(Fill { color, ..fill }, rects);
+    }
+    fn cells(&mut self, at: Rect, grid: &Cells) -> usize {
+        let colors: Vec<Color> = grid.colors.iter().map(|&c| self.theme.map(c)).collect();
+        self.inner.cells(
+            at,
+            &Cells {
+                colors: &colors,
+                ..*grid
+            },
+        )
     }
     fn stroke_rects(&mut self, stroke: Stroke, rects: &[Rect]) {
         let color = self.theme.map(stroke.color);

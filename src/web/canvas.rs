@@ -4,16 +4,24 @@
 //! redundant property writes, each of which crosses from wasm into JS.
 
 use crate::scene::paint::Align;
-use crate::scene::{Fill, Painter, Pattern, Rect, Stroke, TextStyle};
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{CanvasPattern, CanvasRenderingContext2d, Document, HtmlCanvasElement};
+use crate::scene::{cells, Cells, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
+use wasm_bindgen::{Clamped, JsCast, JsValue};
+use web_sys::{CanvasPattern, CanvasRenderingContext2d, Document, HtmlCanvasElement, ImageData};
 
 pub struct CanvasPainter {
     ctx: CanvasRenderingContext2d,
     stripes: Option<CanvasPattern>,
     hatch: Option<CanvasPattern>,
+    /// An off-screen canvas the cell grids are written to, then drawn scaled.
+    scratch: Option<(HtmlCanvasElement, CanvasRenderingContext2d)>,
     clipped: bool,
     font: String,
+}
+
+fn scratch(document: &Document) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)> {
+    let canvas: HtmlCanvasElement = document.create_element("canvas").ok()?.dyn_into().ok()?;
+    let ctx = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+    Some((canvas, ctx))
 }
 
 /// A small tile for a pattern: `draw` paints it once, the canvas repeats it.
@@ -70,6 +78,7 @@ impl CanvasPainter {
             ctx,
             stripes,
             hatch,
+            scratch: scratch(document),
             clipped: false,
             font: String::new(),
         }
@@ -133,6 +142,44 @@ impl Painter for CanvasPainter {
             self.ctx.set_fill_style_canvas_pattern(p);
             self.ctx.fill();
         }
+    }
+
+    /// One `putImageData` and one `drawImage`, however many runs the grid has: a
+    /// zoomed-out plan of a million planes is tens of thousands of runs, which cost
+    /// the canvas more than the whole frame's budget as rectangles.
+    fn cells(&mut self, at: Rect, grid: &Cells) -> usize {
+        let (w, h) = (grid.cols as u32, grid.rows as u32);
+        if w == 0 || h == 0 || grid.cells.len() != grid.cols * grid.rows {
+            return 0;
+        }
+        let mut rgba = vec![0u8; grid.cells.len() * 4];
+        for (px, &v) in rgba.chunks_exact_mut(4).zip(grid.cells) {
+            if let Some(c) = (v as usize).checked_sub(1).and_then(|k| grid.colors.get(k)) {
+                px.copy_from_slice(&[c.r, c.g, c.b, c.a]);
+            }
+        }
+        let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h);
+        let (Some((canvas, sctx)), Ok(image)) = (&self.scratch, image) else {
+            return cells::as_runs(self, at, grid);
+        };
+        if canvas.width() != w || canvas.height() != h {
+            canvas.set_width(w);
+            canvas.set_height(h);
+        }
+        if sctx.put_image_data(&image, 0.0, 0.0).is_err() {
+            return cells::as_runs(self, at, grid);
+        }
+        self.ctx.set_image_smoothing_enabled(false);
+        self.ctx
+            .draw_image_with_html_canvas_element_and_dw_and_dh(
+                canvas,
+                at.x,
+                at.y,
+                f64::from(w),
+                f64::from(h),
+            )
+            .ok();
+        1
     }
 
     fn stroke_rects(&mut self, stroke: Stroke, rects: &[Rect]) {

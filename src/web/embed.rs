@@ -135,9 +135,12 @@ impl Viewer {
         ))
     }
 
+    /// Exports are exact (one rectangle per part) whatever the plan's size, and the
+    /// same as `memplan render`'s.
     fn export_options(&self) -> scene::Options {
         scene::Options {
             hover: None,
+            exact_limit: Some(usize::MAX),
             ..self.opts.clone()
         }
     }
