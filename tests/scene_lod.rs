@@ -68,7 +68,7 @@ fn coverage(chart: &Chart, view: &View, rec: &RecordingPainter) -> (Vec<bool>, u
     let (cols, rows) = (b.w.ceil() as usize, b.h.ceil() as usize);
     let mut mask = vec![false; cols * rows];
     for (fill, r) in rec.filled() {
-        if fill.color == palette::BACKGROUND {
+        if fill.color.with_alpha(255) == palette::BACKGROUND {
             continue;
         }
         let c0 = ((r.x - b.x - 0.5).ceil().max(0.0)) as usize;

@@ -383,24 +383,16 @@ fn draw_lane(
     ));
     if let Some(y) = frame.peak_y[lane] {
         let text = format!("Peak usage = {}", bytes_long(info.peak));
-        p.text(
-            &text,
-            b.chart.right() - 6.0,
-            y - 8.0,
-            TextStyle {
-                bold: true,
-                ..style(palette::PEAK, 12.0, Align::Right)
-            },
-        );
+        let st = TextStyle {
+            bold: true,
+            ..style(palette::PEAK, 12.0, Align::Right)
+        };
+        backed_text(p, &text, b.chart.right() - 6.0, y - 8.0, st);
     }
     if let Some(y) = frame.lower_bound_y[lane] {
         let text = format!("Lower bound = {}", bytes_long(info.lower_bound));
-        p.text(
-            &text,
-            b.chart.right() - 6.0,
-            y + 9.0,
-            style(palette::LOWER_BOUND, 11.0, Align::Right),
-        );
+        let st = style(palette::LOWER_BOUND, 11.0, Align::Right);
+        backed_text(p, &text, b.chart.right() - 6.0, y + 9.0, st);
     }
 
     if opts.names {
@@ -437,6 +429,27 @@ fn draw_lane(
         );
     }
     draw_strip(chart, view, l, lane, xticks, p);
+}
+
+/// Right-aligned text on a translucent patch of background, so the peak and
+/// lower-bound labels stay readable over a dense plan.
+fn backed_text(p: &mut dyn Painter, text: &str, right: f64, y: f64, st: TextStyle) {
+    let w = p.text_width(text, st.size, st.bold);
+    let patch = Rect {
+        x: right - w - 3.0,
+        y: y - st.size / 2.0 - 2.0,
+        w: w + 6.0,
+        h: st.size + 4.0,
+    };
+    let color = palette::BACKGROUND.with_alpha(210);
+    p.fill_rects(
+        Fill {
+            color,
+            pattern: Pattern::Solid,
+        },
+        &[patch],
+    );
+    p.text(text, right, y, st);
 }
 
 /// Runs of equal non-empty cells along the rows of a raster.
