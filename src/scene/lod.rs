@@ -265,6 +265,8 @@ impl Occupancy {
         let mut fresh: Vec<Option<Vec<u8>>> = (j_lo..j_hi)
             .map(|j| missing.contains(&j).then(|| vec![0u8; TILE * TILE]))
             .collect();
+        let (per_t, per_a) = (1.0 / ct, 1.0 / ca);
+        let span = (j_hi - j_lo) as usize * TILE;
         let mut visited = 0;
         for k in chart.lod_index.visible(&chart.parts, t0, t1) {
             visited += 1;
@@ -276,11 +278,12 @@ impl Occupancy {
             // Cell ranges in the column (time) and in the rows' span (address), edges
             // rounded to the nearest cell as exact frames round them to pixels; a part
             // always covers at least one cell, as a pixel always shows a tiny plane.
-            let c0 = (((f64::from(q.t0) - t0) / ct).round().max(0.0) as usize).min(TILE - 1);
-            let c1 = (((q.t1 as f64 - t0) / ct).round().max(0.0) as usize).clamp(c0 + 1, TILE);
-            let span = (j_hi - j_lo) as usize * TILE;
-            let r0 = (((q.a0 as f64 - a_lo) / ca).round().max(0.0) as usize).min(span - 1);
-            let r1 = (((q.a1 as f64 - a_lo) / ca).round().max(0.0) as usize).clamp(r0 + 1, span);
+            // (`floor(x + 0.5)`: `round` is a library call in wasm, `floor` an instruction.)
+            let near = |x: f64| (x + 0.5).floor().max(0.0) as usize;
+            let c0 = near((f64::from(q.t0) - t0) * per_t).min(TILE - 1);
+            let c1 = near((q.t1 as f64 - t0) * per_t).clamp(c0 + 1, TILE);
+            let r0 = near((q.a0 as f64 - a_lo) * per_a).min(span - 1);
+            let r1 = near((q.a1 as f64 - a_lo) * per_a).clamp(r0 + 1, span);
             for r in r0..r1 {
                 if let Some(cells) = &mut fresh[r / TILE] {
                     let at = (r % TILE) * TILE;
