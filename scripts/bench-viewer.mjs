@@ -39,12 +39,39 @@ const cases = [
   ['synthetic 100,000 planes CSV', 'synthetic.csv', synthetic],
 ];
 
+/**
+ * In-page measuring helper (installed with addInitScript): `__bench.frames(v, n, step)`
+ * calls `step(i)`, renders and waits a frame, n times; returns the median and p95 render
+ * time (the Viewer's own clock) and the median frame interval.
+ */
+function benchHelpers() {
+  const q = (xs, k) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(k * xs.length))];
+  window.__bench = {
+    async frames(v, n, step) {
+      const renders = [];
+      const intervals = [];
+      let last = performance.now();
+      for (let i = 0; i < n; i++) {
+        step(i);
+        v.render();
+        renders.push(v.last_render_ms());
+        await new Promise((res) => requestAnimationFrame(res));
+        const now = performance.now();
+        intervals.push(now - last);
+        last = now;
+      }
+      return { m: q(renders, 0.5), p: q(renders, 0.95), i: q(intervals, 0.5) };
+    },
+  };
+}
+
 const { server, url } = await serve(dist, 0);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
 });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+await page.addInitScript(benchHelpers);
 await page.goto(url);
 await page.waitForFunction(() => window.__memplan && window.__memplan.ready);
 
@@ -62,20 +89,8 @@ for (const [label, name, bytes] of cases) {
     const planes = v.summary().planes;
     // Zoom in 4× on time, then pan one frame at a time.
     v.zoom_time(500, 4);
-    const renders = [];
-    const intervals = [];
-    let last = performance.now();
-    for (let i = 0; i < 60; i++) {
-      v.pan(i < 30 ? -8 : 8, 0);
-      v.render();
-      renders.push(v.last_render_ms());
-      await new Promise((res) => requestAnimationFrame(res));
-      const now = performance.now();
-      intervals.push(now - last);
-      last = now;
-    }
-    const q = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-    return { first, planes, med: q(renders, 0.5), p95: q(renders, 0.95), interval: q(intervals, 0.5) };
+    const pan = await window.__bench.frames(v, 60, (i) => v.pan(i < 30 ? -8 : 8, 0));
+    return { first, planes, med: pan.m, p95: pan.p, interval: pan.i };
   }, { name, data: Buffer.from(bytes).toString('base64') });
   console.log(`| ${label} | ${r.planes.toLocaleString('en')} | ${kib(bytes.length)} | ${r.first.toFixed(0)} ms | ${r.med.toFixed(1)} / ${r.p95.toFixed(1)} ms | ${r.interval.toFixed(1)} ms |`);
 }
@@ -102,6 +117,7 @@ await browser.close();
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const [label, name, bytes] of scale) {
     const p = await browser2.newPage({ viewport: { width: 1280, height: 800 } });
+    await p.addInitScript(benchHelpers);
     await p.route(`${url}__bench/${name}`, (route) => route.fulfill({ body: bytes, contentType: 'application/octet-stream' }));
     await p.goto(url);
     await p.waitForFunction(() => window.__memplan && window.__memplan.ready);
@@ -116,50 +132,25 @@ await browser.close();
       await new Promise((res) => requestAnimationFrame(res));
       const first = performance.now() - t0;
       const planes = v.summary().planes;
-      const q = (xs, k) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(k * xs.length))];
-      const fitted = [];
-      const fittedIntervals = [];
-      let before = performance.now();
-      for (let i = 0; i < 20; i++) {
-        v.hover(200 + i * 20, 300);
-        v.render();
-        fitted.push(v.last_render_ms());
-        await new Promise((res) => requestAnimationFrame(res));
-        const now = performance.now();
-        fittedIntervals.push(now - before);
-        before = now;
-      }
+      const { frames } = window.__bench;
+      const fitted = await frames(v, 20, (i) => v.hover(200 + i * 20, 300));
       // Panning zoomed in 4× (still an occupancy frame at 10^6 planes: tiles of a
       // new level, then reused) and 64× (exact rectangles), one frame at a time.
-      const pan = async (n) => {
-        const renders = [];
-        const intervals = [];
-        let last = performance.now();
-        for (let i = 0; i < n; i++) {
-          v.pan(i < n / 2 ? -8 : 8, 0);
-          v.render();
-          renders.push(v.last_render_ms());
-          await new Promise((res) => requestAnimationFrame(res));
-          const now = performance.now();
-          intervals.push(now - last);
-          last = now;
-        }
-        return { m: q(renders, 0.5), p: q(renders, 0.95), i: q(intervals, 0.5) };
-      };
+      const pan = (i) => v.pan(i < 20 ? -8 : 8, 0);
       v.zoom_time(500, 4);
-      const z4 = await pan(40);
+      const z4 = await frames(v, 40, pan);
       v.zoom_time(500, 16);
-      const z64 = await pan(40);
+      const z64 = await frames(v, 40, pan);
       const h0 = performance.now();
       for (let i = 0; i < 20; i++) v.hover(300 + i, 400);
       const hover = (performance.now() - h0) / 20;
-      return { first, planes, fm: q(fitted, 0.5), fp: q(fitted, 0.95), fi: q(fittedIntervals, 0.5), z4, z64, hover };
+      return { first, planes, fitted, z4, z64, hover };
     }, `${url}__bench/${name}`);
     const { metrics } = await cdp.send('Performance.getMetrics');
     const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
     const rss = await rendererRss(browser2);
     const mib = (n) => `${(n / 1048576).toFixed(0)} MiB`;
-    console.log(`| ${label} | ${r.planes.toLocaleString('en')} | ${mib(bytes.length)} | ${r.first.toFixed(0)} ms | ${r.fm.toFixed(1)} / ${r.fp.toFixed(1)} ms, ${r.fi.toFixed(1)} ms | ${r.z4.m.toFixed(1)} / ${r.z4.p.toFixed(1)} ms, ${r.z4.i.toFixed(1)} ms | ${r.z64.m.toFixed(1)} / ${r.z64.p.toFixed(1)} ms, ${r.z64.i.toFixed(1)} ms | ${r.hover.toFixed(2)} ms | ${mib(heap)} | ${rss == null ? 'n/a' : mib(rss)} |`);
+    console.log(`| ${label} | ${r.planes.toLocaleString('en')} | ${mib(bytes.length)} | ${r.first.toFixed(0)} ms | ${r.fitted.m.toFixed(1)} / ${r.fitted.p.toFixed(1)} ms, ${r.fitted.i.toFixed(1)} ms | ${r.z4.m.toFixed(1)} / ${r.z4.p.toFixed(1)} ms, ${r.z4.i.toFixed(1)} ms | ${r.z64.m.toFixed(1)} / ${r.z64.p.toFixed(1)} ms, ${r.z64.i.toFixed(1)} ms | ${r.hover.toFixed(2)} ms | ${mib(heap)} | ${rss == null ? 'n/a' : mib(rss)} |`);
     await p.close();
   }
   await browser2.close();

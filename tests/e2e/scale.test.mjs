@@ -2,28 +2,16 @@
 // dropped, planned in the worker and shown zoomed out as occupancy (no blank canvas, no
 // per-plane rectangles); hover names the plane under the real mouse; zooming in with the
 // wheel brings back exact rectangles that hover and click as on a small plan.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as h from './harness.mjs';
 
 const N = 250000;
-let env;
-let page;
-
-before(async () => {
-  env = await h.start();
-  page = await env.open();
-  await h.ready(page);
-});
-
-after(async () => {
-  await env?.stop();
-});
 
 /** Canvas pixel at CSS point (x, y) of the chart, as [r, g, b]. */
-function pixel(x, y) {
+function pixel(page, x, y) {
   return page.evaluate(([x, y]) => {
     const c = document.getElementById('chart');
     const d = window.devicePixelRatio;
@@ -32,6 +20,16 @@ function pixel(x, y) {
 }
 
 test(`${N.toLocaleString('en')} planes: occupancy when zoomed out, exact rectangles when zoomed in, hover and click in both`, async () => {
+  const env = await h.start();
+  try {
+    await bigPlan(await env.open());
+  } finally {
+    await env.stop();
+  }
+});
+
+async function bigPlan(page) {
+  await h.ready(page);
   const csv = execFileSync('node', [path.join(h.root, 'scripts/gen-synthetic.mjs'), String(N)], { maxBuffer: 1 << 28 });
   await h.drop(page, [['big.csv', csv]]);
   await h.waitForFiles(page, 2);
@@ -57,7 +55,7 @@ test(`${N.toLocaleString('en')} planes: occupancy when zoomed out, exact rectang
     return null;
   });
   assert.ok(found, 'a plane under some point of the fitted chart');
-  assert.notDeepEqual(await pixel(found.x, found.y), [255, 255, 255]);
+  assert.notDeepEqual(await pixel(page, found.x, found.y), [255, 255, 255]);
   const covered = await page.evaluate((y) => {
     const c = document.getElementById('chart');
     const d = window.devicePixelRatio;
@@ -98,4 +96,4 @@ test(`${N.toLocaleString('en')} planes: occupancy when zoomed out, exact rectang
   assert.ok(f.occupancy, 'fitted again');
   assert.equal(f.occupancy.parts_visited, 0, 'the fitted tiles were kept');
   assert.deepEqual(page.consoleErrors, []);
-});
+}
