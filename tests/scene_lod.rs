@@ -5,6 +5,7 @@
 
 use memplan::formats;
 use memplan::model::{Buffer, BufferList, Plan};
+use memplan::scene::lod::Occupancy;
 use memplan::scene::{
     self, hit_test, palette, render, Call, Chart, Layout, Options, RecordingPainter, View,
 };
@@ -182,6 +183,49 @@ fn tiles_are_reused_while_hovering_and_panning() {
         s.tiles_built
     );
     assert!(s.parts_visited < chart.parts.len() / 2);
+}
+
+#[test]
+fn a_zoom_refines_over_frames_from_coarser_tiles_to_the_exact_level() {
+    let mut chart = Chart::new(synthetic(60_000));
+    chart.occupancy = Occupancy::with_budget(4_000);
+    let opts = occupancy();
+    let mut view = View::fit(&chart, 1280.0, 700.0, 1.0);
+    // Nothing cached yet: the first frame builds all it needs, whatever the budget.
+    let (_, f) = frame(&chart, &view, &opts);
+    assert!(!f.refining() && f.occupancy.expect("occupancy").tiles_built > 0);
+    view.zoom_time(&chart, 640.0, 2.5);
+    view.zoom_address(&chart, 300.0, 2.5);
+    let (rec, f) = frame(&chart, &view, &opts);
+    assert!(f.refining(), "a zoom over budget shows coarser tiles first");
+    let (exact_rec, _) = frame(&chart, &view, &exact());
+    let (me, cols, rows) = coverage(&chart, &view, &exact_rec);
+    let (mc, _, _) = coverage(&chart, &view, &rec);
+    let ne = me.iter().filter(|&&v| v).count();
+    assert!(
+        unmatched(&me, &mc, cols, rows) * 5_000 < ne,
+        "coarse tiles cover the plan"
+    );
+    let mut frames = 1;
+    let last = loop {
+        let (rec, f) = frame(&chart, &view, &opts);
+        frames += 1;
+        if !f.refining() {
+            break rec;
+        }
+        assert!(frames < 100, "refining never ends");
+    };
+    assert!(
+        frames > 2,
+        "the budget spread the work over {frames} frames"
+    );
+    // Once refined, the picture is the one a cache without budget draws at once.
+    let mut fresh = Chart::new(synthetic(60_000));
+    fresh.occupancy = Occupancy::with_budget(usize::MAX);
+    let (_, _) = frame(&fresh, &View::fit(&fresh, 1280.0, 700.0, 1.0), &opts);
+    let (direct, f) = frame(&fresh, &view, &opts);
+    assert!(!f.refining());
+    assert_eq!(last.calls, direct.calls);
 }
 
 #[test]

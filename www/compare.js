@@ -25,7 +25,8 @@ export function setupCompare({ viewer, onClose }) {
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
-      view?.render();
+      // True while coarser tiles stand in for finer ones on a big plan: refine.
+      if (view?.render()) draw();
     });
   }
 

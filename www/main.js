@@ -25,7 +25,8 @@ function redraw() {
   pending = true;
   requestAnimationFrame(() => {
     pending = false;
-    viewer.render();
+    // True while coarser tiles stand in for finer ones on a big plan: refine.
+    if (viewer.render()) redraw();
     share.update();
   });
 }

@@ -209,7 +209,8 @@ export class MemplanView extends HTMLElement {
     this.pending = true;
     requestAnimationFrame(() => {
       this.pending = false;
-      this.viewer.render();
+      // True while coarser tiles stand in for finer ones on a big plan: refine.
+      if (this.viewer.render()) this.redraw();
     });
   }
 

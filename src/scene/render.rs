@@ -77,6 +77,14 @@ pub struct Frame {
     pub occupancy: Option<OccupancyStats>,
 }
 
+impl Frame {
+    /// Parts of this frame were drawn from coarser tiles while finer ones are built:
+    /// draw it again next frame.
+    pub fn refining(&self) -> bool {
+        self.occupancy.is_some_and(|o| o.pending > 0)
+    }
+}
+
 fn style(color: Color, size: f64, align: Align) -> TextStyle {
     TextStyle {
         color,
@@ -190,6 +198,7 @@ fn draw_lane(
         total.tiles_built += s.tiles_built;
         total.tiles_used += s.tiles_used;
         total.parts_visited += s.parts_visited;
+        total.pending += s.pending;
     }
     let visible = chart.lod_index.visible(&chart.parts, view.t0, view.t1);
     for q in visible.take_while(|_| !aggregate).map(|k| &chart.parts[k]) {

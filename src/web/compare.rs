@@ -90,12 +90,17 @@ impl CompareView {
         self.view.y1 = FIT_TOP;
     }
 
-    pub fn render(&mut self) {
+    /// Draws both halves; true when either should be drawn again next frame (see
+    /// `Viewer::render`).
+    pub fn render(&mut self) -> bool {
+        let mut again = false;
         for h in &mut self.halves {
             h.painter.begin(self.view.dpr);
             h.frame = scene::render(&h.chart, &self.view, &h.opts, &mut h.painter);
             h.painter.end();
+            again |= h.frame.refining();
         }
+        again
     }
 
     pub fn zoom_time(&mut self, x: f64, factor: f64) {

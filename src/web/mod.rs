@@ -148,18 +148,20 @@ impl Viewer {
         }
     }
 
-    /// Draws the current file (or a blank canvas).
-    pub fn render(&mut self) {
+    /// Draws the current file (or a blank canvas). True when the frame showed coarser
+    /// occupancy tiles while finer ones are being built: render again next frame.
+    pub fn render(&mut self) -> bool {
         let t = now();
         let dpr = self.size.2;
         self.painter.begin(dpr);
         let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
-            return;
+            return false;
         };
         let mut painter = crate::scene::theme::Themed::new(&mut self.painter, self.theme);
         self.frame = scene::render(&f.chart, &f.view, &self.opts, &mut painter);
         self.painter.end();
         self.last_ms = now() - t;
+        self.frame.refining()
     }
 
     /// Milliseconds the last `render` took (for the benchmark script).
