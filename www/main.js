@@ -20,6 +20,8 @@ const viewer = new Viewer(canvas);
 
 // One animation frame in flight at most: every change asks, the frame draws once.
 let pending = false;
+const count = (n) => Number(n).toLocaleString('en');
+
 function redraw() {
   if (pending) return;
   pending = true;
@@ -124,9 +126,10 @@ function refreshPanel() {
     ['Peak', s.peak],
     ['Lower bound', s.lower_bound],
     ['Efficiency', s.efficiency],
-    ['Planes', String(s.planes)],
-    ['Spaces', String(s.spaces)],
-    ['Steps', String(s.steps)],
+    ['Planes', count(s.planes)],
+    ['Spaces', count(s.spaces)],
+    // Producers (weights, inputs) are steps without a clock of their own.
+    ['Steps', s.clocks === s.steps ? count(s.steps) : `${count(s.steps)} (${count(s.clocks)} clocks)`],
   ];
   for (const lane of s.lanes) {
     if (s.lanes.length > 1) rows.push([`Peak of ${lane.name}`, lane.peak]);
@@ -195,6 +198,7 @@ window.addEventListener('drop', (e) => {
 $('files').addEventListener('change', (e) => {
   viewer.select_file(Number(e.target.value));
   refreshPanel();
+  planning.showReport(); // the planning line belongs to the file shown
   redraw();
 });
 

@@ -128,5 +128,5 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
   $('cancel').addEventListener('click', () => worker.cancel());
   $('files').addEventListener('change', showReport);
 
-  return { open, replan, last, plans, get busy() { return worker.busy; } };
+  return { open, replan, showReport, last, plans, get busy() { return worker.busy; } };
 }

@@ -140,6 +140,9 @@ test('each format opens by drop or picker, with Aidge\'s peak', async () => {
   // The list switches between opened files.
   await page.selectOption('#files', '0');
   assert.equal((await summary()).peak_bytes, golden('resnet18-multi-None'));
+  // The planning line follows the file shown.
+  const peak = BigInt(golden('resnet18-multi-None')).toLocaleString('en-US');
+  assert.match(await page.textContent('#report'), new RegExp(`^As loaded: peak ${peak} B`));
 });
 
 test('a broken file shows where it is broken and keeps the plan shown', async () => {
