@@ -26,6 +26,11 @@ pub struct ComponentStats {
     pub peak_clock: Option<Clock>,
     /// The spaces live at `peak_clock`, largest first.
     pub live_at_peak: Vec<LiveSpace>,
+    /// Live bytes per clock as [`live_runs`], the runs the lower bound is the max of.
+    /// Kept for the chart's live strip, so it is not computed twice; not in the JSON
+    /// (a MiniMalloc set has a million clocks).
+    #[serde(skip)]
+    pub live: Vec<(Clock, Bytes)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -117,6 +122,7 @@ pub fn stats(plan: &Plan) -> Stats {
                 lower_bound,
                 peak_clock,
                 live_at_peak,
+                live: runs,
             }
         })
         .collect();

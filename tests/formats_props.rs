@@ -1,8 +1,9 @@
 //! Readers never panic, whatever the bytes; text logs written in any dialect read
 //! back to a plan that writes the same text and checks clean.
 
-use memplan::formats::{self, aidge_log, LogDialect};
+use memplan::formats::{self, aidge_log, wire, LogDialect};
 use memplan::model::{Component, Plan, Plane, Space, Step};
+use memplan::scene::Chart;
 use proptest::prelude::*;
 
 /// A valid plan: spaces stacked without overlap, each with planes written one after
@@ -120,6 +121,57 @@ proptest! {
         prop_assert!(report.is_valid(), "{:?}", report.problems);
         let top = plan.planes.iter().map(|p| (p.cont_offset + p.cont_size).max(p.wrap_offset + p.wrap_size)).max();
         prop_assert_eq!(Some(back.peak()), top);
+    }
+
+    /// The page's worker sends a plan with its stats and checker report; the main
+    /// thread draws what `Chart::new` would have drawn from the plan alone, findings
+    /// of broken plans included.
+    #[test]
+    fn the_worker_hand_off_draws_the_same_chart(
+        plan in arb_plan(),
+        breaks in prop::collection::vec((0usize..32, 1u64..64, any::<bool>()), 0..4),
+    ) {
+        let mut plan = plan;
+        for (k, d, space) in breaks {
+            if space {
+                let n = plan.spaces.len();
+                plan.spaces[k % n].offset += d;
+            } else {
+                let n = plan.planes.len();
+                plan.planes[k % n].cont_offset += d;
+            }
+        }
+        let (stats, report) = (memplan::stats::stats(&plan), memplan::check::check(&plan));
+        let h = wire::decode(&wire::encode(&plan, &stats, &report)).unwrap();
+        prop_assert_eq!(&h.plan, &plan);
+        prop_assert_eq!(&h.stats, &memplan::stats::stats(&h.plan));
+        prop_assert_eq!(&h.report, &memplan::check::check(&h.plan));
+        let (a, b) = (Chart::new(plan), Chart::with(h.plan, h.stats, h.report));
+        // Drawing order is by allocation, then plane, contiguous part first.
+        let keys: Vec<_> = b.parts.iter().map(|q| (q.t0, q.plane, q.wrapped)).collect();
+        prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "{:?}", keys);
+        // A label is readable until a later plane of its space covers some of it.
+        for (i, p) in b.plan.planes.iter().enumerate() {
+            let mine = b.parts.iter().filter(|q| q.plane == i);
+            let end = mine.clone().map(|q| q.t1).min().unwrap_or(u64::MAX);
+            let covered = b.parts.iter().filter(|o| {
+                o.plane != i
+                    && b.plan.planes[o.plane].space == p.space
+                    && mine.clone().any(|q| o.t0 > q.t0 && q.a0 < o.a1 && o.a0 < q.a1)
+            });
+            let from = covered.map(|o| u64::from(o.t0)).fold(end, u64::min);
+            prop_assert_eq!(b.covered_from[i], from, "plane {}", i);
+        }
+        prop_assert_eq!(&a.parts, &b.parts);
+        prop_assert_eq!(&a.lanes, &b.lanes);
+        prop_assert_eq!(&a.flagged, &b.flagged);
+        prop_assert_eq!(&a.covered_from, &b.covered_from);
+        prop_assert_eq!(&a.producer, &b.producer);
+        prop_assert_eq!(a.horizon, b.horizon);
+        prop_assert_eq!(
+            memplan::scene::info::summary(&a),
+            memplan::scene::info::summary(&b)
+        );
     }
 
     #[test]

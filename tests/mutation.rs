@@ -11,7 +11,8 @@ include!("support/exercise.rs");
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// Seed files: every bad input, every small format sample, a few real Aidge exports
-/// (schedule + plan) of the smallest graphs. Read once per test binary.
+/// (schedule + plan) of the smallest graphs, and a hand-off made from one. Read once
+/// per test binary.
 fn seeds() -> &'static [(String, Vec<u8>)] {
     static SEEDS: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
     SEEDS.get_or_init(read_seeds)
@@ -40,6 +41,16 @@ fn read_seeds() -> Vec<(String, Vec<u8>)> {
         let path = format!("{DATA}/aidge/{case}.json");
         out.push((format!("{case}.json"), std::fs::read(path).unwrap()));
     }
+    // A worker hand-off of a broken plan, so mutations reach every section of the
+    // wire decoder (plan, stats, findings).
+    let (_, json) = &out[out.len() - 1];
+    let doc = formats::load("plan.json", json).unwrap();
+    let mut plan = formats::resolve_plan(&doc).unwrap();
+    plan.planes[0].cont_size += 1;
+    let report = memplan::check::check(&plan);
+    assert!(!report.is_valid());
+    let sent = wire::encode(&plan, &memplan::stats::stats(&plan), &report);
+    out.push(("handoff.wire".into(), sent));
     out
 }
 

@@ -168,13 +168,13 @@ fn labels_fit_their_planes_and_never_overlap() {
             });
             assert!(inside, "label of plane {plane} leaves its rectangle");
             // The text drawn is the plane's name, or its tail after an ellipsis.
-            let name = &chart.names[*plane];
+            let name = chart.name(*plane);
             let shown = p
                 .texts()
                 .filter(|t| (t.1 - (bx.x + bx.w / 2.0)).abs() < 0.01)
                 .map(|t| t.0.to_owned())
                 .find(|t| {
-                    t == name || (t.starts_with('…') && name.ends_with(t.trim_start_matches('…')))
+                    *t == name || (t.starts_with('…') && name.ends_with(t.trim_start_matches('…')))
                 });
             assert!(shown.is_some(), "label of {name}");
         }

@@ -10,6 +10,24 @@ const $ = (id) => document.getElementById(id);
 /** Digits with thousands separators (byte counts arrive as digit strings). */
 const digits = (s) => BigInt(s).toLocaleString('en-US');
 
+/** Spaces and planes decoded per slice of a hand-off: tens of ms on the main thread. */
+const SLICE = 50000;
+
+/**
+ * Shows the worker's wire bytes as the file `shown`, decoding them in slices with a
+ * yield to the page between slices, so a million planes do not freeze it.
+ */
+async function showPlan(viewer, shown, wire) {
+  const opening = viewer.begin_plan(shown, wire);
+  try {
+    do await new Promise((res) => setTimeout(res, 0)); while (!opening.step(SLICE));
+  } catch (e) {
+    opening.free();
+    throw e;
+  }
+  return viewer.finish_plan(opening);
+}
+
 export function setupPlanning({ viewer, refresh, redraw, showError, clearError }) {
   const worker = new PlanWorker();
   /** Shown file name → { key, name, source, strategy, report }. */
@@ -18,7 +36,7 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
   /**
    * The last plan shown, for the benchmark and tests: when it was asked for and when
    * the worker answered (performance.now()), the worker's planning time, the main
-   * thread's decode + layout (`open_plan`), and the size of the hand-off.
+   * thread's decode (in slices) + layout (`showPlan`), and the size of the hand-off.
    */
   const last = { asked: 0, answered: 0, drop_to_shown_ms: 0, worker_ms: 0, handoff_ms: 0, wire_bytes: 0 };
 
@@ -50,7 +68,7 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
       const r = await worker.run({ key: entry.key, name: entry.name, source: entry.source, strategy, millis },
         (p) => progress(entry.name, p));
       const t1 = performance.now();
-      viewer.open_plan(shown, r.wire);
+      await showPlan(viewer, shown, r.wire);
       plans.set(shown, { ...entry, strategy, report: r.report });
       Object.assign(last, {
         asked: t0,

@@ -1,6 +1,7 @@
 // The page's Web Worker: reads, parses and plans files off the main thread, so the
-// page never freezes, and hands each plan back as compact wire bytes (a transferred
-// ArrayBuffer, not JSON). Same wasm package as the page. Protocol (main → worker):
+// page never freezes, and hands each plan back with its stats and checker report as
+// compact wire bytes (a transferred ArrayBuffer, not JSON). Same wasm package as the
+// page. Protocol (main → worker):
 //   { id, key, name, source: Blob, strategy, millis }
 // key names a source: the last parsed one is kept, so re-planning skips parsing.
 // Replies: { id, type: 'progress', stage, ...numbers } then { id, type: 'done',

@@ -1,5 +1,5 @@
 //! The compact binary form of a [`Plan`] that the page's Web Worker hands to the
-//! viewer on the main thread (`www/worker.js` → `Viewer::open_plan`).
+//! viewer on the main thread (`www/worker.js` → `Viewer::begin_plan`).
 //!
 //! Why not JSON: a million-plane plan is hundreds of MB of JSON, and parsing it again
 //! on the main thread would freeze the page the worker exists to keep responsive.
@@ -10,18 +10,49 @@
 //! length + UTF-8, records in the model's field order, behind a magic and a version.
 //! The buffer is transferred (not copied) between threads as an `ArrayBuffer`.
 //!
+//! The plan travels with its [`Stats`] and checker [`Report`]: for a million planes
+//! they are most of the work of preparing the chart (~1 s), which the worker does so
+//! that the main thread only decodes and lays out ([`crate::scene::Chart::with`]).
+//! The report is capped at [`check::MAX_PROBLEMS`] problems, so a broken plan's
+//! findings stay small; plane, space and component counts of the stats are the plan's
+//! and are not sent.
+//!
 //! Decoding never trusts the bytes: every read is bounds-checked, counts are checked
 //! against the bytes left before anything is allocated, and errors name the byte
 //! offset and the field.
 
+use crate::check::{self, Problem, ProblemKind, Report};
 use crate::model::{Clock, Component, Plan, Plane, Space, Step};
+use crate::stats::{ComponentStats, LiveSpace, Stats};
 use crate::{Error, Result};
 
-/// `MPW` + format version 1.
-const MAGIC: &[u8; 4] = b"MPW\x01";
+/// `MPW` + format version 2 (1 had no stats and report).
+const MAGIC: &[u8; 4] = b"MPW\x02";
 
-/// Encodes a plan.
-pub fn encode(plan: &Plan) -> Vec<u8> {
+/// The checker's problem kinds in declaration order: a kind's tag on the wire is
+/// `kind as usize`, its index here.
+const KINDS: [ProblemKind; 8] = [
+    ProblemKind::PlaneOverlap,
+    ProblemKind::SpaceOverlap,
+    ProblemKind::PlaneOutsideSpace,
+    ProblemKind::PlaneSize,
+    ProblemKind::OverCapacity,
+    ProblemKind::Lifetime,
+    ProblemKind::Misaligned,
+    ProblemKind::BadIndex,
+];
+
+/// What the worker hands to the main thread: a plan with its [`crate::stats::stats`]
+/// and [`check::check`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handoff {
+    pub plan: Plan,
+    pub stats: Stats,
+    pub report: Report,
+}
+
+/// Encodes a plan with its stats and report (computed from that plan).
+pub fn encode(plan: &Plan, stats: &Stats, report: &Report) -> Vec<u8> {
     let mut w = Writer(Vec::with_capacity(
         64 + plan.steps.len() * 24 + plan.spaces.len() * 12 + plan.planes.len() * 32,
     ));
@@ -83,111 +114,118 @@ pub fn encode(plan: &Plan) -> Vec<u8> {
             }
         }
     }
+    w.stats(stats);
+    w.report(report);
     w.0
 }
 
-/// Decodes what [`encode`] wrote.
-pub fn decode(bytes: &[u8]) -> Result<Plan> {
-    if bytes.get(..4) != Some(MAGIC.as_slice()) {
-        return Err(Error::whole(
-            "not a memplan wire plan (bad magic): the worker and the page are from different builds",
-        ));
+/// Decodes what [`encode`] wrote. Indices in the stats and report are checked
+/// against the plan, so the result can be drawn whatever the bytes were.
+pub fn decode(bytes: &[u8]) -> Result<Handoff> {
+    Decoder::new(bytes)?.finish()
+}
+
+/// Decodes a hand-off a slice of records at a time, so that the page's main thread
+/// can yield between slices: a million planes take longer than a frame to decode.
+pub struct Decoder<B> {
+    bytes: B,
+    at: usize,
+    plan: Plan,
+    spaces_left: usize,
+    /// Planes still to read, known once the spaces are read.
+    planes_left: Option<usize>,
+}
+
+impl<B: AsRef<[u8]>> Decoder<B> {
+    /// Reads the header, steps and components; spaces and planes are left to
+    /// [`Decoder::step`].
+    pub fn new(bytes: B) -> Result<Decoder<B>> {
+        let b = bytes.as_ref();
+        if b.get(..4) != Some(MAGIC.as_slice()) {
+            return Err(Error::whole(
+                "not a memplan wire plan (bad magic): the worker and the page are from different builds",
+            ));
+        }
+        let mut r = Reader { bytes: b, at: 4 };
+        let (plan, spaces_left) = r.header()?;
+        let at = r.at;
+        Ok(Decoder {
+            bytes,
+            at,
+            plan,
+            spaces_left,
+            planes_left: None,
+        })
     }
-    let mut r = Reader { bytes, at: 4 };
-    let max_lifetime = r.clock("max_lifetime")?;
-    let alignment = r.u("alignment")?;
-    let steps = match r.u("steps.numbered")? {
-        1 => {
-            let n = r.clock("steps")?;
-            if u64::from(n) > crate::formats::MAX_CLOCK + 1 {
-                return Err(r.error("steps", &format!("{n} clocks, beyond the readers' limit")));
-            }
-            (0..n)
-                .map(|t| Step {
-                    name: t.to_string(),
-                    kind: String::new(),
-                    clock: Some(t),
-                })
-                .collect()
+
+    /// Decodes up to `records` more spaces and planes; true once all are read.
+    pub fn step(&mut self, records: usize) -> Result<bool> {
+        let mut r = Reader {
+            bytes: self.bytes.as_ref(),
+            at: self.at,
+        };
+        let done = slice(
+            &mut r,
+            &mut self.plan,
+            &mut self.spaces_left,
+            &mut self.planes_left,
+            records,
+        );
+        self.at = r.at;
+        done
+    }
+
+    /// Decodes what is left: the rest of the planes, the stats and the report.
+    pub fn finish(mut self) -> Result<Handoff> {
+        while !self.step(usize::MAX)? {}
+        let bytes = self.bytes.as_ref();
+        let mut r = Reader { bytes, at: self.at };
+        let stats = r.stats(&self.plan)?;
+        let report = r.report(&self.plan)?;
+        if r.at != bytes.len() {
+            return Err(r.error("end", "trailing bytes after the report"));
         }
-        0 => {
-            // Each record takes at least this many bytes, which bounds the counts.
-            let n = r.count("steps", 3)?;
-            let mut steps = Vec::with_capacity(n);
-            for _ in 0..n {
-                steps.push(Step {
-                    name: r.s("steps.name")?,
-                    kind: r.s("steps.type")?,
-                    clock: r.opt_clock("steps.clock")?,
-                });
-            }
-            steps
+        Ok(Handoff {
+            plan: self.plan,
+            stats,
+            report,
+        })
+    }
+}
+
+/// One [`Decoder::step`]: spaces first, then the planes count, then planes.
+fn slice(
+    r: &mut Reader,
+    plan: &mut Plan,
+    spaces_left: &mut usize,
+    planes_left: &mut Option<usize>,
+    mut records: usize,
+) -> Result<bool> {
+    while *spaces_left > 0 {
+        if records == 0 {
+            return Ok(false);
         }
-        v => return Err(r.error("steps.numbered", &format!("{v} is not 0 or 1"))),
+        records -= 1;
+        *spaces_left -= 1;
+        plan.spaces.push(r.space()?);
+    }
+    let left = match planes_left {
+        Some(n) => n,
+        None => {
+            let n = r.count("planes", 14)?;
+            plan.planes.reserve_exact(n);
+            planes_left.insert(n)
+        }
     };
-    let n = r.count("components", 3)?;
-    let mut components = Vec::with_capacity(n);
-    for _ in 0..n {
-        let name = r.s("components.name")?;
-        let capacity = r.opt("components.capacity")?;
-        let z = r.u("components.priority")?;
-        components.push(Component {
-            name,
-            capacity,
-            priority: ((z >> 1) as i64) ^ -((z & 1) as i64),
-        });
+    while *left > 0 {
+        if records == 0 {
+            return Ok(false);
+        }
+        records -= 1;
+        *left -= 1;
+        plan.planes.push(r.plane()?);
     }
-    let n = r.count("spaces", 6)?;
-    let mut spaces = Vec::with_capacity(n);
-    for _ in 0..n {
-        spaces.push(Space {
-            offset: r.u("spaces.offset")?,
-            size: r.u("spaces.size")?,
-            allocated: r.clock("spaces.allocated")?,
-            released: r.opt_clock("spaces.released")?,
-            has_deps: match r.u("spaces.has_deps")? {
-                0 => false,
-                1 => true,
-                v => return Err(r.error("spaces.has_deps", &format!("{v} is not 0 or 1"))),
-            },
-            component: r.index("spaces.component")?,
-        });
-    }
-    let n = r.count("planes", 14)?;
-    let mut planes = Vec::with_capacity(n);
-    for _ in 0..n {
-        planes.push(Plane {
-            node: r.index("planes.node")?,
-            index: r.index("planes.index")?,
-            space: r.index("planes.space")?,
-            allocated: r.clock("planes.allocated")?,
-            offset: r.u("planes.offset")?,
-            size: r.u("planes.size")?,
-            stride: r.u("planes.stride")?,
-            length: r.u("planes.length")?,
-            count: r.u("planes.count")?,
-            cont_offset: r.u("planes.cont_offset")?,
-            cont_size: r.u("planes.cont_size")?,
-            wrap_offset: r.u("planes.wrap_offset")?,
-            wrap_size: r.u("planes.wrap_size")?,
-            label: match r.u("planes.label")? {
-                0 => None,
-                1 => Some(r.s("planes.label")?),
-                v => return Err(r.error("planes.label", &format!("bad tag {v}"))),
-            },
-        });
-    }
-    if r.at != bytes.len() {
-        return Err(r.error("end", "trailing bytes after the last plane"));
-    }
-    Ok(Plan {
-        steps,
-        components,
-        spaces,
-        planes,
-        max_lifetime,
-        alignment,
-    })
+    Ok(true)
 }
 
 struct Writer(Vec<u8>);
@@ -215,6 +253,48 @@ impl Writer {
         self.u(s.len() as u64);
         self.0.extend_from_slice(s.as_bytes());
     }
+    fn list(&mut self, v: &[usize]) {
+        self.u(v.len() as u64);
+        for &i in v {
+            self.u(i as u64);
+        }
+    }
+    fn stats(&mut self, st: &Stats) {
+        self.u(st.peak);
+        self.u(st.lower_bound);
+        self.u(st.efficiency.to_bits());
+        self.u(st.components.len() as u64);
+        for c in &st.components {
+            self.s(&c.name);
+            self.u(c.peak);
+            self.u(c.lower_bound);
+            self.opt(c.peak_clock.map(u64::from));
+            self.u(c.live_at_peak.len() as u64);
+            for l in &c.live_at_peak {
+                self.u(l.space as u64);
+                self.u(l.size);
+                self.list(&l.planes);
+            }
+            // Runs are in clock order: each clock as the step from the previous one.
+            self.u(c.live.len() as u64);
+            let mut prev = 0;
+            for &(t, b) in &c.live {
+                self.u(u64::from(t.wrapping_sub(prev)));
+                self.u(b);
+                prev = t;
+            }
+        }
+    }
+    fn report(&mut self, r: &Report) {
+        self.u(r.problems.len() as u64);
+        for p in &r.problems {
+            self.u(p.kind as u64);
+            self.list(&p.planes);
+            self.list(&p.spaces);
+            self.s(&p.message);
+        }
+        self.u(r.omitted as u64);
+    }
 }
 
 struct Reader<'a> {
@@ -223,27 +303,45 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    #[cold]
     fn error(&self, field: &str, what: &str) -> Error {
         Error::whole(format!("wire plan, byte {}, {field}: {what}", self.at))
     }
 
-    fn u(&mut self, field: &str) -> Result<u64> {
+    /// A varint. Inlined with a one-byte fast path and a small error type: decoding
+    /// a million planes is ~15 million of these on the page's main thread.
+    #[inline]
+    fn varint(&mut self) -> std::result::Result<u64, &'static str> {
+        match self.bytes.get(self.at) {
+            Some(&b) if b < 0x80 => {
+                self.at += 1;
+                Ok(u64::from(b))
+            }
+            _ => self.long_varint(),
+        }
+    }
+
+    #[inline(never)]
+    fn long_varint(&mut self) -> std::result::Result<u64, &'static str> {
         let mut v: u64 = 0;
         for shift in (0..64).step_by(7) {
-            let Some(&b) = self.bytes.get(self.at) else {
-                return Err(self.error(field, "truncated"));
-            };
+            let &b = self.bytes.get(self.at).ok_or("truncated")?;
             self.at += 1;
             let bits = u64::from(b & 0x7f);
             if shift == 63 && bits > 1 {
-                return Err(self.error(field, "number beyond 2^64"));
+                return Err("number beyond 2^64");
             }
             v |= bits << shift;
             if b & 0x80 == 0 {
                 return Ok(v);
             }
         }
-        Err(self.error(field, "number beyond 2^64"))
+        Err("number beyond 2^64")
+    }
+
+    #[inline]
+    fn u(&mut self, field: &str) -> Result<u64> {
+        self.varint().map_err(|what| self.error(field, what))
     }
 
     fn opt(&mut self, field: &str) -> Result<Option<u64>> {
@@ -257,6 +355,7 @@ impl Reader<'_> {
         })
     }
 
+    #[inline]
     fn clock(&mut self, field: &str) -> Result<Clock> {
         let v = self.u(field)?;
         Clock::try_from(v).map_err(|_| self.error(field, &format!("clock {v} beyond 2^32")))
@@ -271,6 +370,7 @@ impl Reader<'_> {
         }
     }
 
+    #[inline]
     fn index(&mut self, field: &str) -> Result<usize> {
         let v = self.u(field)?;
         usize::try_from(v).map_err(|_| self.error(field, &format!("index {v} too large")))
@@ -288,6 +388,211 @@ impl Reader<'_> {
             ));
         }
         Ok(n)
+    }
+
+    /// Everything before the spaces, and the number of spaces (room for them is
+    /// reserved in the plan).
+    fn header(&mut self) -> Result<(Plan, usize)> {
+        let max_lifetime = self.clock("max_lifetime")?;
+        let alignment = self.u("alignment")?;
+        let steps = match self.u("steps.numbered")? {
+            1 => {
+                let n = self.clock("steps")?;
+                if u64::from(n) > crate::formats::MAX_CLOCK + 1 {
+                    return Err(
+                        self.error("steps", &format!("{n} clocks, beyond the readers' limit"))
+                    );
+                }
+                (0..n)
+                    .map(|t| Step {
+                        name: t.to_string(),
+                        kind: String::new(),
+                        clock: Some(t),
+                    })
+                    .collect()
+            }
+            0 => {
+                // Each record takes at least this many bytes, which bounds the counts.
+                let n = self.count("steps", 3)?;
+                let mut steps = Vec::with_capacity(n);
+                for _ in 0..n {
+                    steps.push(Step {
+                        name: self.s("steps.name")?,
+                        kind: self.s("steps.type")?,
+                        clock: self.opt_clock("steps.clock")?,
+                    });
+                }
+                steps
+            }
+            v => return Err(self.error("steps.numbered", &format!("{v} is not 0 or 1"))),
+        };
+        let n = self.count("components", 3)?;
+        let mut components = Vec::with_capacity(n);
+        for _ in 0..n {
+            let name = self.s("components.name")?;
+            let capacity = self.opt("components.capacity")?;
+            let z = self.u("components.priority")?;
+            components.push(Component {
+                name,
+                capacity,
+                priority: ((z >> 1) as i64) ^ -((z & 1) as i64),
+            });
+        }
+        let n = self.count("spaces", 6)?;
+        let plan = Plan {
+            steps,
+            components,
+            spaces: Vec::with_capacity(n),
+            planes: Vec::new(),
+            max_lifetime,
+            alignment,
+        };
+        Ok((plan, n))
+    }
+
+    fn space(&mut self) -> Result<Space> {
+        Ok(Space {
+            offset: self.u("spaces.offset")?,
+            size: self.u("spaces.size")?,
+            allocated: self.clock("spaces.allocated")?,
+            released: self.opt_clock("spaces.released")?,
+            has_deps: match self.u("spaces.has_deps")? {
+                0 => false,
+                1 => true,
+                v => return Err(self.error("spaces.has_deps", &format!("{v} is not 0 or 1"))),
+            },
+            component: self.index("spaces.component")?,
+        })
+    }
+
+    #[inline]
+    fn plane(&mut self) -> Result<Plane> {
+        Ok(Plane {
+            node: self.index("planes.node")?,
+            index: self.index("planes.index")?,
+            space: self.index("planes.space")?,
+            allocated: self.clock("planes.allocated")?,
+            offset: self.u("planes.offset")?,
+            size: self.u("planes.size")?,
+            stride: self.u("planes.stride")?,
+            length: self.u("planes.length")?,
+            count: self.u("planes.count")?,
+            cont_offset: self.u("planes.cont_offset")?,
+            cont_size: self.u("planes.cont_size")?,
+            wrap_offset: self.u("planes.wrap_offset")?,
+            wrap_size: self.u("planes.wrap_size")?,
+            label: match self.u("planes.label")? {
+                0 => None,
+                1 => Some(self.s("planes.label")?),
+                v => return Err(self.error("planes.label", &format!("bad tag {v}"))),
+            },
+        })
+    }
+
+    /// A list of indices below `bound` (planes or spaces of the plan).
+    fn list(&mut self, field: &str, bound: usize) -> Result<Vec<usize>> {
+        let n = self.count(field, 1)?;
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            let i = self.index(field)?;
+            if i >= bound {
+                return Err(self.error(field, &format!("index {i}, the plan has {bound}")));
+            }
+            v.push(i);
+        }
+        Ok(v)
+    }
+
+    fn stats(&mut self, plan: &Plan) -> Result<Stats> {
+        let peak = self.u("stats.peak")?;
+        let lower_bound = self.u("stats.lower_bound")?;
+        let efficiency = f64::from_bits(self.u("stats.efficiency")?);
+        let n = self.count("stats.components", 6)?;
+        let ncomp = plan.components.len().max(1);
+        if n != ncomp {
+            return Err(self.error(
+                "stats.components",
+                &format!("{n} components, the plan has {ncomp}"),
+            ));
+        }
+        let mut components = Vec::with_capacity(n);
+        for _ in 0..n {
+            let name = self.s("stats.name")?;
+            let peak = self.u("stats.peak")?;
+            let lower_bound = self.u("stats.lower_bound")?;
+            let peak_clock = self.opt_clock("stats.peak_clock")?;
+            let k = self.count("stats.live_at_peak", 3)?;
+            let mut live_at_peak = Vec::with_capacity(k);
+            for _ in 0..k {
+                let space = self.index("stats.live_at_peak.space")?;
+                if space >= plan.spaces.len() {
+                    return Err(self.error(
+                        "stats.live_at_peak.space",
+                        &format!("index {space}, the plan has {}", plan.spaces.len()),
+                    ));
+                }
+                live_at_peak.push(LiveSpace {
+                    space,
+                    size: self.u("stats.live_at_peak.size")?,
+                    planes: self.list("stats.live_at_peak.planes", plan.planes.len())?,
+                });
+            }
+            let k = self.count("stats.live", 2)?;
+            let mut live = Vec::with_capacity(k);
+            let mut t: Clock = 0;
+            for _ in 0..k {
+                let step = self.clock("stats.live.clock")?;
+                t = t
+                    .checked_add(step)
+                    .ok_or_else(|| self.error("stats.live.clock", "clock beyond 2^32"))?;
+                live.push((t, self.u("stats.live.bytes")?));
+            }
+            components.push(ComponentStats {
+                name,
+                peak,
+                lower_bound,
+                peak_clock,
+                live_at_peak,
+                live,
+            });
+        }
+        Ok(Stats {
+            peak,
+            lower_bound,
+            efficiency,
+            planes: plan.planes.len(),
+            spaces: plan.spaces.len(),
+            steps: plan.steps.len(),
+            max_lifetime: plan.max_lifetime,
+            components,
+        })
+    }
+
+    fn report(&mut self, plan: &Plan) -> Result<Report> {
+        let n = self.count("report.problems", 4)?;
+        if n > check::MAX_PROBLEMS {
+            return Err(self.error(
+                "report.problems",
+                &format!("{n} problems, the checker lists {}", check::MAX_PROBLEMS),
+            ));
+        }
+        let mut problems = Vec::with_capacity(n);
+        for _ in 0..n {
+            let tag = self.index("report.kind")?;
+            let kind = *KINDS
+                .get(tag)
+                .ok_or_else(|| self.error("report.kind", &format!("unknown kind {tag}")))?;
+            problems.push(Problem {
+                kind,
+                planes: self.list("report.planes", plan.planes.len())?,
+                spaces: self.list("report.spaces", plan.spaces.len())?,
+                message: self.s("report.message")?,
+            });
+        }
+        Ok(Report {
+            problems,
+            omitted: self.index("report.omitted")?,
+        })
     }
 
     fn s(&mut self, field: &str) -> Result<String> {
@@ -347,11 +652,64 @@ mod tests {
         plan
     }
 
+    /// The plan with what the worker computes for it.
+    fn handoff(plan: Plan) -> Handoff {
+        Handoff {
+            stats: crate::stats::stats(&plan),
+            report: check::check(&plan),
+            plan,
+        }
+    }
+
+    fn wire(h: &Handoff) -> Vec<u8> {
+        encode(&h.plan, &h.stats, &h.report)
+    }
+
     #[test]
     fn round_trips_every_field() {
-        let plan = sample();
-        assert_eq!(decode(&encode(&plan)).unwrap(), plan);
-        assert_eq!(decode(&encode(&Plan::default())).unwrap(), Plan::default());
+        let h = handoff(sample());
+        assert!(
+            !h.report.is_valid(),
+            "the sample is broken, so findings travel"
+        );
+        assert_eq!(decode(&wire(&h)).unwrap(), h);
+        let empty = handoff(Plan::default());
+        assert_eq!(decode(&wire(&empty)).unwrap(), empty);
+    }
+
+    #[test]
+    fn slices_of_any_size_decode_the_same() {
+        let h = handoff(sample());
+        let bytes = wire(&h);
+        let records = h.plan.spaces.len() + h.plan.planes.len();
+        for n in 1..=records + 1 {
+            let mut d = Decoder::new(bytes.as_slice()).unwrap();
+            let mut calls = 1;
+            while !d.step(n).unwrap() {
+                calls += 1;
+            }
+            assert_eq!(calls, records.div_ceil(n), "slices of {n}");
+            assert_eq!(d.finish().unwrap(), h);
+        }
+    }
+
+    #[test]
+    fn every_problem_kind_has_its_tag() {
+        for (tag, &kind) in KINDS.iter().enumerate() {
+            assert_eq!(kind as usize, tag, "{kind}");
+        }
+    }
+
+    #[test]
+    fn findings_naming_items_the_plan_lacks_are_refused() {
+        let mut h = handoff(sample());
+        h.report.problems[0].planes.push(h.plan.planes.len());
+        let e = decode(&wire(&h)).unwrap_err();
+        assert!(e.message.contains("report.planes"), "{e}");
+        let mut h = handoff(sample());
+        h.stats.components[0].live_at_peak[0].space = 99;
+        let e = decode(&wire(&h)).unwrap_err();
+        assert!(e.message.contains("live_at_peak.space"), "{e}");
     }
 
     #[test]
@@ -366,21 +724,21 @@ mod tests {
             }],
             capacity: None,
         };
-        let plan = list.to_plan(&[0]);
-        let bytes = encode(&plan);
+        let h = handoff(list.to_plan(&[0]));
+        let bytes = wire(&h);
         assert!(
-            bytes.len() < 64,
+            bytes.len() < 96,
             "{} bytes for 100,000 numbered steps",
             bytes.len()
         );
-        assert_eq!(decode(&bytes).unwrap(), plan);
+        assert_eq!(decode(&bytes).unwrap(), h);
     }
 
     #[test]
     fn is_much_smaller_than_json() {
         let list = crate::strategies::synthetic(10_000, 1);
         let plan = crate::formats::plan_buffers(&list);
-        let wire = encode(&plan).len();
+        let wire = wire(&handoff(plan.clone())).len();
         let json = serde_json::to_string(&plan).unwrap().len();
         assert!(wire * 5 < json, "wire {wire} B, JSON {json} B");
     }
@@ -389,7 +747,7 @@ mod tests {
     fn refuses_foreign_and_truncated_bytes() {
         let e = decode(b"{\"format\":\"memplan\"}").unwrap_err();
         assert!(e.message.contains("magic"), "{e}");
-        let bytes = encode(&sample());
+        let bytes = wire(&handoff(sample()));
         for cut in 4..bytes.len() {
             let e = decode(&bytes[..cut]).unwrap_err();
             assert!(e.message.starts_with("wire plan, byte "), "{e}");
@@ -411,7 +769,7 @@ mod tests {
     proptest! {
         #[test]
         fn mutated_bytes_never_panic(flips in proptest::collection::vec((0usize..400, any::<u8>()), 1..6)) {
-            let mut bytes = encode(&sample());
+            let mut bytes = wire(&handoff(sample()));
             for (at, v) in flips {
                 let n = bytes.len();
                 bytes[at % n] = v;

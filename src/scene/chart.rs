@@ -6,6 +6,7 @@ use super::lod::{Occupancy, PartIndex};
 use crate::check::{self, Report};
 use crate::model::{Bytes, Clock, Plan};
 use crate::stats::{self, Stats};
+use std::borrow::Cow;
 
 /// One drawn piece of a plane: its contiguous part, or the wrapped part that
 /// continues at the start of its space.
@@ -56,8 +57,6 @@ pub struct Chart {
     /// Per plane: the clock where a later plane of its space starts covering it,
     /// which bounds where its label can be read.
     pub covered_from: Vec<u64>,
-    /// Per plane: display name.
-    pub names: Vec<String>,
     /// Per plane: its writer is a producer (weights, inputs), drawn hatched.
     pub producer: Vec<bool>,
     /// Level of detail: parts by clock, and the occupancy tiles of zoomed-out frames.
@@ -66,19 +65,32 @@ pub struct Chart {
 }
 
 impl Chart {
+    /// Prepares `plan`, computing its stats and checker report.
     pub fn new(plan: Plan) -> Chart {
         let stats = stats::stats(&plan);
         let report = check::check(&plan);
+        Chart::with(plan, stats, report)
+    }
+
+    /// Prepares `plan` with its [`stats::stats`] and [`check::check`] computed
+    /// elsewhere: the page's worker sends them with the plan
+    /// ([`crate::formats::wire`]), as they are most of the work for a big plan. The
+    /// rest is linear in the plan and allocates nothing per plane.
+    pub fn with(plan: Plan, stats: Stats, report: Report) -> Chart {
         let ncomp = plan.components.len().max(1);
-        let used: Vec<bool> = (0..ncomp)
-            .map(|c| plan.spaces.iter().any(|s| s.component == c) || c == 0)
-            .collect();
+        let mut used = vec![false; ncomp];
+        used[0] = true;
+        for s in &plan.spaces {
+            if let Some(u) = used.get_mut(s.component) {
+                *u = true;
+            }
+        }
         let mut lane_of = vec![usize::MAX; ncomp];
         let mut lanes = Vec::new();
         for c in (0..ncomp).filter(|&c| used[c]) {
             lane_of[c] = lanes.len();
             let cs = stats.components.get(c);
-            let live = stats::live_runs(&plan, c);
+            let live = cs.map_or_else(Vec::new, |s| s.live.clone());
             let max_live = live.iter().map(|r| r.1).max().unwrap_or(0);
             lanes.push(Lane {
                 component: c,
@@ -116,7 +128,12 @@ impl Chart {
                 push(true, p.wrap_offset, p.wrap_size);
             }
         }
-        parts.sort_by_key(|q| (q.t0, q.plane, q.wrapped));
+        // Keys are unique, so an unstable sort gives the same order; plans usually
+        // list planes by allocation, which the check finds in one pass.
+        let key = |q: &Part| (q.t0, q.plane, q.wrapped);
+        if !parts.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
+            parts.sort_unstable_by_key(key);
+        }
         for q in &parts {
             let lane = &mut lanes[q.lane];
             lane.extent = lane.extent.max(q.a1);
@@ -132,24 +149,11 @@ impl Chart {
                 }
             }
         }
-        let names = plan
-            .planes
-            .iter()
-            .map(|p| {
-                p.label.clone().unwrap_or_else(|| {
-                    let node = plan.steps.get(p.node).map_or("?", |s| s.name.as_str());
-                    if p.index == 0 {
-                        node.to_owned()
-                    } else {
-                        format!("{node}#{}", p.index)
-                    }
-                })
-            })
-            .collect();
+        let producer_step: Vec<bool> = plan.steps.iter().map(|s| s.kind == "Producer").collect();
         let producer = plan
             .planes
             .iter()
-            .map(|p| plan.steps.get(p.node).is_some_and(|s| s.kind == "Producer"))
+            .map(|p| producer_step.get(p.node).copied().unwrap_or(false))
             .collect();
         let covered_from = covered_from(&plan, &parts);
         let lod_index = PartIndex::new(&plan, &parts);
@@ -162,10 +166,27 @@ impl Chart {
             horizon: horizon.max(1),
             flagged,
             covered_from,
-            names,
             producer,
             lod_index,
             occupancy: Occupancy::default(),
+        }
+    }
+
+    /// Display name of plane `i`: its label, else its node's name with the output
+    /// index after `#` when not 0. Made when asked for, as a million planes would be
+    /// a million strings up front.
+    pub fn name(&self, i: usize) -> Cow<'_, str> {
+        let Some(p) = self.plan.planes.get(i) else {
+            return Cow::Borrowed("?");
+        };
+        if let Some(l) = &p.label {
+            return Cow::Borrowed(l);
+        }
+        let node = self.plan.steps.get(p.node).map_or("?", |s| s.name.as_str());
+        if p.index == 0 {
+            Cow::Borrowed(node)
+        } else {
+            Cow::Owned(format!("{node}#{}", p.index))
         }
     }
 
@@ -186,11 +207,8 @@ impl Chart {
         if q.is_empty() {
             return Vec::new();
         }
-        self.names
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.to_lowercase().contains(&q))
-            .map(|(i, _)| i)
+        (0..self.plan.planes.len())
+            .filter(|&i| self.name(i).to_lowercase().contains(&q))
             .collect()
     }
 }
@@ -203,13 +221,34 @@ fn covered_from(plan: &Plan, parts: &[Part]) -> Vec<u64> {
     for q in parts {
         out[q.plane] = out[q.plane].min(q.t1);
     }
-    let mut by_space: Vec<Vec<&Part>> = vec![Vec::new(); plan.spaces.len()];
+    // Parts grouped by space (a counting sort, in drawing order within a space),
+    // without a vector per space: a million spaces of one plane each are common.
+    let space_of = |q: &Part| plan.planes[q.plane].space;
+    let mut start = vec![0usize; plan.spaces.len() + 1];
     for q in parts {
-        by_space[plan.planes[q.plane].space].push(q);
+        start[space_of(q) + 1] += 1;
     }
-    for group in by_space.iter().filter(|g| g.len() > 1 && g.len() <= 256) {
-        for a in group {
-            for b in group {
+    let mut sum = 0;
+    for v in &mut start {
+        sum += *v;
+        *v = sum;
+    }
+    let mut next = start.clone();
+    let mut grouped = vec![0usize; parts.len()];
+    for (k, q) in parts.iter().enumerate() {
+        let s = space_of(q);
+        grouped[next[s]] = k;
+        next[s] += 1;
+    }
+    for w in start.windows(2) {
+        let group = &grouped[w[0]..w[1]];
+        if group.len() < 2 || group.len() > 256 {
+            continue;
+        }
+        for &ka in group {
+            let a = &parts[ka];
+            for &kb in group {
+                let b = &parts[kb];
                 let later = b.t0 > a.t0;
                 if later && b.plane != a.plane && a.a0 < b.a1 && b.a0 < a.a1 {
                     let slot = &mut out[a.plane];

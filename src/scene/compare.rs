@@ -8,6 +8,7 @@ use super::axis::{bytes_long, group_digits};
 use super::chart::Chart;
 use crate::model::Bytes;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// One matched (or unmatched) buffer whose placement differs.
@@ -60,9 +61,9 @@ fn signed(v: i128) -> String {
 
 /// Matches the buffers of `a` and `b` and measures what changed.
 pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
-    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, n) in b.names.iter().enumerate().rev() {
-        by_name.entry(n.as_str()).or_default().push(i);
+    let mut by_name: HashMap<Cow<str>, Vec<usize>> = HashMap::new();
+    for i in (0..b.plan.planes.len()).rev() {
+        by_name.entry(b.name(i)).or_default().push(i);
     }
     let mut rows: Vec<(u128, Row)> = Vec::new();
     let mut matched = 0;
@@ -72,15 +73,16 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         let p = &c.plan.planes[i];
         (p.cont_offset, p.size)
     };
-    for (i, name) in a.names.iter().enumerate() {
+    for i in 0..a.plan.planes.len() {
+        let name = a.name(i);
         let (addr_a, size_a) = side(a, i);
         // Names pair in order: the last pushed (reversed) is the first occurrence.
-        let Some(j) = by_name.get_mut(name.as_str()).and_then(Vec::pop) else {
+        let Some(j) = by_name.get_mut(name.as_ref()).and_then(Vec::pop) else {
             only_a += 1;
             rows.push((
                 u128::from(size_a),
                 Row {
-                    name: name.clone(),
+                    name: name.into_owned(),
                     plane_a: Some(i),
                     plane_b: None,
                     address_a: Some(addr_a.to_string()),
@@ -108,7 +110,7 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         rows.push((
             delta.unsigned_abs(),
             Row {
-                name: name.clone(),
+                name: name.into_owned(),
                 plane_a: Some(i),
                 plane_b: Some(j),
                 address_a: Some(addr_a.to_string()),
@@ -129,7 +131,7 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         rows.push((
             u128::from(size_b),
             Row {
-                name: b.names[j].clone(),
+                name: b.name(j).into_owned(),
                 plane_a: None,
                 plane_b: Some(j),
                 address_a: None,

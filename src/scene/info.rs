@@ -53,7 +53,7 @@ pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
         .collect();
     Some(PlaneInfo {
         plane,
-        name: chart.names[plane].clone(),
+        name: chart.name(plane).into_owned(),
         node: step.map_or_else(String::new, |s| s.name.clone()),
         kind: step.map_or_else(String::new, |s| s.kind.clone()),
         output: p.index,
@@ -143,7 +143,7 @@ pub fn summary(chart: &Chart) -> Summary {
                             let plane = *l.planes.last()?;
                             Some(LiveRow {
                                 plane,
-                                name: chart.names[plane].clone(),
+                                name: chart.name(plane).into_owned(),
                                 size: bytes_long(l.size),
                             })
                         })

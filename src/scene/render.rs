@@ -571,7 +571,7 @@ fn place_labels(
         if x1 - x0 < 12.0 || y1 - y0 < FONT + 2.0 {
             continue;
         }
-        let Some((name, w)) = fitting_text(&chart.names[d.plane], x1 - x0 - 6.0, p) else {
+        let Some((name, w)) = fitting_text(&chart.name(d.plane), x1 - x0 - 6.0, p) else {
             continue;
         };
         let cx = (x0 + x1) / 2.0;

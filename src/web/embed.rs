@@ -167,7 +167,7 @@ impl Viewer {
         let (plan, _) = planning::Session::open(name, bytes)
             .and_then(|mut session| session.plan(choice, &Budget::millis(300)))
             .map_err(err)?;
-        Ok(self.show(name, plan, false))
+        Ok(self.show(name, scene::Chart::new(plan), false))
     }
 
     /// `light` or `dark` chrome; anything else is light.

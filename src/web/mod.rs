@@ -43,11 +43,10 @@ pub struct Viewer {
 }
 
 impl Viewer {
-    /// Shows `plan` as the file `name`, fitted to the canvas, and returns its index.
+    /// Shows `chart` as the file `name`, fitted to the canvas, and returns its index.
     /// With `replace`, a file of the same name is replaced (a re-plan) instead of
     /// a second one added.
-    fn show(&mut self, name: &str, plan: crate::model::Plan, replace: bool) -> usize {
-        let chart = Chart::new(plan);
+    fn show(&mut self, name: &str, chart: Chart, replace: bool) -> usize {
         let (w, h, dpr) = self.size;
         let opened = Opened {
             name: name.to_owned(),
@@ -106,7 +105,7 @@ impl Viewer {
         let plan = formats::load(name, bytes)
             .and_then(|doc| formats::resolve_plan(&doc).map_err(|e| e.in_file(name)))
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
-        Ok(self.show(name, plan, false))
+        Ok(self.show(name, Chart::new(plan), false))
     }
 
     /// Names of the opened files, in order.

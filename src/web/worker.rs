@@ -1,13 +1,14 @@
 //! The wasm API of the page's Web Worker (`www/worker.js`): reads and plans a file
 //! off the main thread ([`crate::planning::Session`]) and returns the plan in the
-//! compact wire form ([`crate::formats::wire`]), which the worker transfers to the
-//! main thread's [`super::Viewer::open_plan`]. Progress of the search reaches JS
+//! compact wire form ([`crate::formats::wire`]) with its stats and checker report, which
+//! the worker transfers to the main thread's [`super::Viewer::begin_plan`]. Progress of the search reaches JS
 //! through a callback; cancelling is terminating the worker.
 
 use super::to_js;
 use crate::formats::wire;
 use crate::planning::{Report, Session};
 use crate::strategies::{Budget, Progress};
+use crate::{check, stats};
 use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -47,7 +48,8 @@ impl Planner {
     }
 
     /// Plans with `strategy` (`aidge` or a strategy name) within `millis`; calls
-    /// `progress` with every better peak found. Returns the plan's wire bytes.
+    /// `progress` with every better peak found. Returns the plan's wire bytes, with
+    /// its stats and checker report (the costly part of showing a big plan).
     pub fn plan(
         &mut self,
         strategy: &str,
@@ -72,7 +74,11 @@ impl Planner {
             .plan(strategy, &budget)
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
         self.report = Some(report);
-        Ok(wire::encode(&plan))
+        Ok(wire::encode(
+            &plan,
+            &stats::stats(&plan),
+            &check::check(&plan),
+        ))
     }
 
     /// The last [`Planner::plan`]'s report (`planning::Report`), or null.

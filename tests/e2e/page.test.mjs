@@ -194,6 +194,25 @@ test('compare view: shared scale, peak delta equal to the difference of the two 
   assert.equal(await page.isHidden('#stage'), false);
 });
 
+test('a plan with overlapping buffers reaches the page with the checker\'s findings', async () => {
+  // a and b are live together at clocks 2..3 and share bytes [32, 64); c only reuses a's bytes later.
+  const text = 'id,lower,upper,size,offset\na,0,4,64,0\nb,2,6,64,32\nc,8,9,16,0\n';
+  await h.drop(page, [['overlap.csv', Buffer.from(text)]]);
+  await page.waitForFunction(() => window.__memplan.files().includes('overlap.csv') && !window.__memplan.planning.busy);
+  assert.equal(await current(), 'overlap.csv');
+  const s = await h.summary(page);
+  assert.equal(s.planes, 3);
+  assert.ok(s.findings.length > 0, 'the checker\'s findings are shown');
+  for (const f of s.findings) assert.deepEqual(f.planes.filter((p) => p === 2), [], `c is not involved: ${f.text}`);
+  const overlap = s.findings.find((f) => f.text.startsWith('plane overlap'));
+  assert.ok(overlap, JSON.stringify(s.findings));
+  assert.deepEqual(overlap.planes, [0, 1]);
+  const [a, c] = await page.evaluate(() => [0, 2].map((i) => window.__memplan.viewer.plane_info(i)));
+  assert.ok(a.findings.some((t) => t.startsWith('plane overlap')), 'hovering a names the overlap');
+  assert.deepEqual(c.findings, []);
+  assert.deepEqual(page.consoleErrors, []);
+});
+
 test('a broken file planned in the worker shows its error and keeps the plan', async () => {
   const before = await h.summary(page);
   const shown = await current();

@@ -4,11 +4,13 @@
 // Shared by the libFuzzer targets (`fuzz/`) and the proptest mutation pass
 // (`tests/mutation.rs`) with `include!`, so both exercise the same paths.
 //
-// Panics are the findings; errors are fine. One property is asserted besides: what
-// memplan writes as memplan JSON reads back.
+// Panics are the findings; errors are fine. Two properties are asserted besides: what
+// memplan writes as memplan JSON reads back, and a plan with its stats and report
+// crosses the worker hand-off (`formats::wire`) unchanged. The bytes themselves are
+// also decoded as a hand-off, which must fail cleanly.
 
 use memplan::drivers::{self, Driver, DriverOptions};
-use memplan::formats::{self, Export};
+use memplan::formats::{self, wire, Export};
 use memplan::manager::Strategy as Optimize;
 use memplan::scene::{self, Chart, RecordingPainter, View};
 use memplan::strategies::{self, Budget};
@@ -17,6 +19,9 @@ use memplan::strategies::{self, Budget};
 pub const NAMES: [&str; 4] = ["dump.json", "memory_info.txt", "set.csv", "set.iree.csv"];
 
 pub fn exercise(name: &str, bytes: &[u8]) {
+    if let Ok(h) = wire::decode(bytes) {
+        let _ = Chart::with(h.plan, h.stats, h.report);
+    }
     let Ok(doc) = formats::load(name, bytes) else {
         return;
     };
@@ -68,8 +73,14 @@ pub fn exercise(name: &str, bytes: &[u8]) {
     let Ok(plan) = formats::resolve_plan(&doc) else {
         return;
     };
-    let _ = memplan::check::check(&plan);
-    let _ = memplan::stats::stats(&plan);
+    let report = memplan::check::check(&plan);
+    let stats = memplan::stats::stats(&plan);
+    let sent = wire::encode(&plan, &stats, &report);
+    match wire::decode(&sent) {
+        Ok(h) if h.plan == plan && h.stats == stats && h.report == report => {}
+        Ok(_) => panic!("{name}: the plan changed through the worker hand-off"),
+        Err(e) => panic!("{name}: the worker hand-off does not read back: {e}"),
+    }
     if plan.spaces.len() <= 256 {
         let _ = strategies::replan(&plan, strategies::Strategy::GreedyBySize, &budget);
     }
