@@ -23,6 +23,12 @@ for (const n of sizes.length ? sizes : [100000, 1000000]) {
   fs.writeFileSync(path.join(tmp, name),
     execFileSync('node', [path.join(root, 'scripts/gen-synthetic.mjs'), String(n)], { maxBuffer: 1 << 30 }));
   cases.push([`synthetic ${n.toLocaleString('en-US')} planes CSV, as loaded`, name, 'aidge']);
+  if (n <= 100000) {
+    const json = `synthetic-${n}.json`;
+    fs.writeFileSync(path.join(tmp, json),
+      execFileSync('node', [path.join(root, 'scripts/gen-synthetic.mjs'), String(n), '--json'], { maxBuffer: 1 << 30 }));
+    cases.push([`synthetic ${n.toLocaleString('en-US')} planes JSON (wrap + stride), as loaded`, json, 'aidge']);
+  }
 }
 fs.copyFileSync(path.join(root, '../shared/bench/minimalloc/C.1048576.csv'), path.join(tmp, 'C.1048576.csv'));
 cases.push(['MiniMalloc C (203 buffers), best', 'C.1048576.csv', 'best']);
