@@ -105,7 +105,7 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
     }
     let mut buffers = Vec::new();
     // Line of each id seen: ids must be unique (see `memplan_json::validate_buffers`).
-    let mut ids = std::collections::HashMap::new();
+    let mut ids: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     // 1-based line of each buffer, for errors about the list as a whole.
     let mut lines_of = Vec::new();
     for (n, line) in lines {
@@ -136,9 +136,11 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
                 format!("expected {expected} fields, found {}", fields.len()),
             ));
         }
-        let field = |k: usize| index[k].map(|c| (fields[c].trim(), column_of(line, c)));
+        // The column of a field is only worked out for an error.
+        let field = |k: usize| index[k].map(|c| fields[c].trim());
+        let col = |k: usize| index[k].map_or(1, |c| column_of(line, c));
         let num = |k: usize| -> Result<Option<u64>> {
-            let Some((f, col)) = field(k) else {
+            let Some(f) = field(k) else {
                 return Ok(None);
             };
             if f.is_empty() && k == 4 {
@@ -147,7 +149,7 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
             f.parse::<u64>().map(Some).map_err(|_| {
                 Error::at_line(
                     n + 1,
-                    col,
+                    col(k),
                     format!(
                         "{}: expected a whole number from 0 to 2^64-1, found `{f}`",
                         COLUMNS[k]
@@ -157,10 +159,9 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
         };
         let clock = |k: usize, v: u64| -> Result<Clock> {
             if v > MAX_CLOCK {
-                let col = field(k).map_or(1, |f| f.1);
                 return Err(Error::at_line(
                     n + 1,
-                    col,
+                    col(k),
                     format!(
                         "{} {v} is above the supported maximum {MAX_CLOCK}",
                         COLUMNS[k]
@@ -169,12 +170,11 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
             }
             Ok(v as Clock)
         };
-        let id = field(0).map_or("", |f| f.0).to_string();
-        if let Some(first) = ids.insert(id.clone(), n + 1) {
-            let col = field(0).map_or(1, |f| f.1);
+        let id = field(0).unwrap_or("");
+        if let Some(first) = ids.insert(id, n + 1) {
             return Err(Error::at_line(
                 n + 1,
-                col,
+                col(0),
                 format!("id `{id}` is already on line {first}: expected unique ids"),
             ));
         }
@@ -188,7 +188,6 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
         let size = num(3)?.unwrap_or(0);
         let offset = num(4)?;
         if lower >= upper {
-            let col = field(2).map_or(1, |f| f.1);
             let rule = if options.inclusive_upper {
                 "at least"
             } else {
@@ -196,13 +195,13 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
             };
             return Err(Error::at_line(
                 n + 1,
-                col,
+                col(2),
                 format!("upper must be {rule} lower ({lower})"),
             ));
         }
         lines_of.push(n + 1);
         buffers.push(Buffer {
-            id,
+            id: id.to_string(),
             lower,
             upper,
             size,
