@@ -200,6 +200,20 @@ test('the backing store follows devicePixelRatio', async () => {
   await ctx.close();
 });
 
+test('a phone-width window stacks the panel under a usable chart', async () => {
+  const phone = await browser.newPage({ viewport: { width: 420, height: 800 } });
+  await phone.goto(url);
+  await phone.waitForFunction(() => window.__memplan && window.__memplan.ready);
+  const [chart, panel] = await phone.evaluate(() => ['chart', 'panel'].map((id) => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return { left: r.left, top: r.top, width: r.width, height: r.height, bottom: r.bottom };
+  }));
+  assert.ok(chart.width > 380 && chart.height > 280, `chart ${JSON.stringify(chart)}`);
+  assert.ok(panel.top >= chart.bottom - 1, `panel ${JSON.stringify(panel)} not under the chart`);
+  await phone.screenshot({ path: path.join(results, 'sample-420x800.png'), fullPage: true });
+  await phone.close();
+});
+
 test('large screen, and nothing left the page', async () => {
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.waitForTimeout(100);
