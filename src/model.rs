@@ -181,6 +181,19 @@ pub struct Buffer {
     pub offset: Option<Bytes>,
 }
 
+impl Buffer {
+    /// A buffer without a given offset, live in clocks `lower..upper`.
+    pub fn new(id: impl Into<String>, lower: Clock, upper: Clock, size: Bytes) -> Buffer {
+        Buffer {
+            id: id.into(),
+            lower,
+            upper,
+            size,
+            offset: None,
+        }
+    }
+}
+
 /// A free placement problem: buffers placed anywhere in one arena. The strategies
 /// solve these; Aidge plans are re-optimized as one buffer per memory space.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -180,13 +180,7 @@ mod tests {
         let buffers = items
             .iter()
             .enumerate()
-            .map(|(i, &(lower, upper, size, _))| Buffer {
-                id: i.to_string(),
-                lower,
-                upper,
-                size,
-                offset: None,
-            })
+            .map(|(i, &(lower, upper, size, _))| Buffer::new(i.to_string(), lower, upper, size))
             .collect();
         let offsets: Vec<u64> = items.iter().map(|i| i.3).collect();
         BufferList {

@@ -126,7 +126,7 @@ proptest! {
         let buffers = items
             .iter()
             .enumerate()
-            .map(|(i, &(lower, len, size))| Buffer { id: i.to_string(), lower, upper: lower + len, size, offset: None })
+            .map(|(i, &(lower, len, size))| Buffer::new(i.to_string(), lower, lower + len, size))
             .collect();
         let plan = formats::plan_buffers(&BufferList { buffers, capacity: None });
         let report = check(&plan);

@@ -171,13 +171,7 @@ fn a_zero_size_buffer_does_not_stop_the_search() {
         .find(|(n, _)| n.ends_with("C.1048576.csv"))
         .unwrap();
     let end = list.buffers.iter().map(|b| b.upper).max().unwrap();
-    list.buffers.push(Buffer {
-        id: "empty".into(),
-        lower: 0,
-        upper: end,
-        size: 0,
-        offset: None,
-    });
+    list.buffers.push(Buffer::new("empty", 0, end, 0));
     let budget = Budget {
         max_nodes: u64::MAX,
         ..Budget::millis(120_000)
@@ -321,13 +315,7 @@ fn lists(max: usize) -> impl proptest::strategy::Strategy<Value = BufferList> {
         buffers: v
             .into_iter()
             .enumerate()
-            .map(|(i, (lower, len, size))| Buffer {
-                id: i.to_string(),
-                lower,
-                upper: lower + len,
-                size,
-                offset: None,
-            })
+            .map(|(i, (lower, len, size))| Buffer::new(i.to_string(), lower, lower + len, size))
             .collect(),
         capacity: None,
     })

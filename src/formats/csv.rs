@@ -317,29 +317,11 @@ mod tests {
         )
         .unwrap();
         assert!(w.is_empty());
-        assert_eq!(
-            a.buffers[1],
-            Buffer {
-                id: "b2".into(),
-                lower: 3,
-                upper: 9,
-                size: 4,
-                offset: None
-            }
-        );
+        assert_eq!(a.buffers[1], Buffer::new("b2", 3, 9, 4));
         let (b, _) = read("b1,0,3,4,8\nb2,3,9,4,0\n", &CsvOptions::default()).unwrap();
         assert_eq!(b.buffers[0].offset, Some(8));
         let (c, _) = read("size,upper,id,lower\n4,3,x,0\n", &CsvOptions::default()).unwrap();
-        assert_eq!(
-            c.buffers[0],
-            Buffer {
-                id: "x".into(),
-                lower: 0,
-                upper: 3,
-                size: 4,
-                offset: None
-            }
-        );
+        assert_eq!(c.buffers[0], Buffer::new("x", 0, 3, 4));
         assert_eq!(read(&write(&b), &CsvOptions::default()).unwrap().0, b);
     }
 

@@ -299,13 +299,7 @@ mod tests {
 
     #[test]
     fn buffers_without_offsets_are_placed_validly() {
-        let b = |id: &str, lower, upper, size| Buffer {
-            id: id.into(),
-            lower,
-            upper,
-            size,
-            offset: None,
-        };
+        let b = |id: &str, lower, upper, size| Buffer::new(id, lower, upper, size);
         let list = BufferList {
             buffers: vec![
                 b("a", 0, 3, 4),

@@ -618,20 +618,8 @@ mod tests {
     fn sample() -> Plan {
         let list = BufferList {
             buffers: vec![
-                Buffer {
-                    id: "a<b>".into(),
-                    lower: 0,
-                    upper: 3,
-                    size: 4,
-                    offset: None,
-                },
-                Buffer {
-                    id: "ünï".into(),
-                    lower: 2,
-                    upper: 9,
-                    size: u64::MAX - 1,
-                    offset: None,
-                },
+                Buffer::new("a<b>", 0, 3, 4),
+                Buffer::new("ünï", 2, 9, u64::MAX - 1),
             ],
             capacity: None,
         };

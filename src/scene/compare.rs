@@ -198,13 +198,7 @@ mod tests {
         let list = BufferList {
             buffers: bufs
                 .iter()
-                .map(|&(id, lower, upper, size, _)| Buffer {
-                    id: id.into(),
-                    lower,
-                    upper,
-                    size,
-                    offset: None,
-                })
+                .map(|&(id, lower, upper, size, _)| Buffer::new(id, lower, upper, size))
                 .collect(),
             capacity: None,
         };

@@ -87,13 +87,7 @@ mod tests {
 
     /// Three buffers in a row at the bottom (0→1→2 in time) and one above the middle.
     fn chart() -> Chart {
-        let b = |id: &str, lower, upper, size| Buffer {
-            id: id.into(),
-            lower,
-            upper,
-            size,
-            offset: None,
-        };
+        let b = |id: &str, lower, upper, size| Buffer::new(id, lower, upper, size);
         let list = BufferList {
             buffers: vec![
                 b("a", 0, 2, 100),

@@ -234,13 +234,7 @@ mod tests {
 
     /// Two buffers with names that are markup.
     fn plan() -> Plan {
-        let b = |i: u64, lower, upper, size| Buffer {
-            id: format!("n<{i}>&"),
-            lower,
-            upper,
-            size,
-            offset: None,
-        };
+        let b = |i: u64, lower, upper, size| Buffer::new(format!("n<{i}>&"), lower, upper, size);
         let list = BufferList {
             buffers: vec![b(0, 0, 3, 64), b(1, 1, 4, 32)],
             capacity: None,

@@ -154,13 +154,12 @@ pub fn synthetic(n: usize, seed: u64) -> BufferList {
                 1 + next() % 8
             };
             let size = 64u64 << (next() % 15);
-            Buffer {
-                id: i.to_string(),
+            Buffer::new(
+                i.to_string(),
                 lower,
-                upper: lower + len as u32,
-                size: size + 64 * (next() % 16),
-                offset: None,
-            }
+                lower + len as u32,
+                size + 64 * (next() % 16),
+            )
         })
         .collect();
     BufferList {
