@@ -3,6 +3,7 @@
 // matched by name (scene::compare in the core). Pan and zoom on either chart move
 // both. Names from dumps reach the DOM only through textContent.
 import { CompareView } from './pkg/memplan.js';
+import { bindGestures } from './memplan-view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -125,39 +126,20 @@ export function setupCompare({ viewer, onClose }) {
   $('cmp-fit').addEventListener('click', () => { view?.fit(); draw(); });
 
   // Pointer: drag pans both, wheel zooms both (shift: addresses), hover names the plane.
-  [top, bottom].forEach((canvas, which) => {
-    let drag = null;
-    const local = (e) => {
-      const r = canvas.getBoundingClientRect();
-      return [e.clientX - r.left, e.clientY - r.top];
-    };
-    canvas.addEventListener('pointerdown', (e) => {
-      drag = local(e);
-      canvas.setPointerCapture(e.pointerId);
-    });
-    canvas.addEventListener('pointermove', (e) => {
-      const [x, y] = local(e);
-      if (drag && view) {
-        view.pan(which, x - drag[0], y - drag[1]);
-        drag = [x, y];
-      } else if (view) {
-        const info = view.hover(which, x, y);
-        $('cmp-hover').textContent = info ? `${info.name}: ${info.address}, ${info.size}` : '';
-      }
+  [top, bottom].forEach((canvas, which) => bindGestures(canvas, {
+    pan: (dx, dy) => { view?.pan(which, dx, dy); draw(); },
+    hover: (x, y) => {
+      const info = view?.hover(which, x, y);
+      $('cmp-hover').textContent = info ? `${info.name}: ${info.address}, ${info.size}` : '';
       draw();
-    });
-    canvas.addEventListener('pointerup', () => { drag = null; });
-    canvas.addEventListener('dblclick', () => { view?.fit(); draw(); });
-    canvas.addEventListener('wheel', (e) => {
-      e.preventDefault();
+    },
+    fit: () => { view?.fit(); draw(); },
+    zoom: (x, y, factor, addresses) => {
       if (!view) return;
-      const [x, y] = local(e);
-      const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
-      const factor = Math.exp(-delta * 0.002);
-      if (e.shiftKey || e.ctrlKey) view.zoom_address(which, y, factor); else view.zoom_time(x, factor);
+      if (addresses) view.zoom_address(which, y, factor); else view.zoom_time(x, factor);
       draw();
-    }, { passive: false });
-  });
+    },
+  }));
 
   return {
     show,

@@ -5,7 +5,7 @@
 import { Viewer } from './pkg/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
-import { loadWasm } from './memplan-view.js';
+import { bindGestures, loadWasm } from './memplan-view.js';
 import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
 import { fragmentPlan, fragmentSync, readFragment } from './share.js';
@@ -229,10 +229,6 @@ $('search').addEventListener('keydown', (e) => {
 });
 
 // Pointer: hover tooltip, click to pin, drag to pan, wheel to zoom, double-click to fit.
-function local(e) {
-  const r = canvas.getBoundingClientRect();
-  return [e.clientX - r.left, e.clientY - r.top];
-}
 function showTooltip(info, x, y) {
   if (!info) {
     tooltip.hidden = true;
@@ -250,54 +246,31 @@ function showTooltip(info, x, y) {
   tooltip.style.left = `${Math.min(x + 14, Math.max(0, w - tw - 4))}px`;
   tooltip.style.top = `${y + 14 + th > h ? Math.max(0, y - th - 10) : y + 14}px`;
 }
-let drag = null;
-canvas.addEventListener('pointerdown', (e) => {
-  const [x, y] = local(e);
-  drag = { x, y, moved: false };
-  canvas.setPointerCapture(e.pointerId);
-  stage.focus();
+bindGestures(canvas, {
+  down: () => stage.focus(),
+  pan: (dx, dy) => {
+    viewer.pan(dx, dy);
+    tooltip.hidden = true;
+    redraw();
+  },
+  hover: (x, y) => {
+    showTooltip(viewer.hover(x, y), x, y);
+    redraw();
+  },
+  click: (x, y) => showPinned(viewer.click(x, y)),
+  up: redraw,
+  leave: () => {
+    tooltip.hidden = true;
+    viewer.hover(-1, -1);
+    redraw();
+  },
+  fit: () => { viewer.fit(); redraw(); },
+  zoom: (x, y, factor, addresses) => {
+    if (addresses) viewer.zoom_address(y, factor); else viewer.zoom_time(x, factor);
+    tooltip.hidden = true;
+    redraw();
+  },
 });
-canvas.addEventListener('pointermove', (e) => {
-  const [x, y] = local(e);
-  if (drag) {
-    const dx = x - drag.x;
-    const dy = y - drag.y;
-    if (drag.moved || Math.abs(dx) + Math.abs(dy) > 3) {
-      drag.moved = true;
-      canvas.classList.add('dragging');
-      viewer.pan(dx, dy);
-      drag.x = x;
-      drag.y = y;
-      tooltip.hidden = true;
-      redraw();
-      return;
-    }
-  }
-  showTooltip(viewer.hover(x, y), x, y);
-  redraw();
-});
-canvas.addEventListener('pointerup', (e) => {
-  const [x, y] = local(e);
-  if (drag && !drag.moved) showPinned(viewer.click(x, y));
-  drag = null;
-  canvas.classList.remove('dragging');
-  redraw();
-});
-canvas.addEventListener('pointerleave', () => {
-  tooltip.hidden = true;
-  viewer.hover(-1, -1);
-  redraw();
-});
-canvas.addEventListener('dblclick', () => { viewer.fit(); redraw(); });
-canvas.addEventListener('wheel', (e) => {
-  e.preventDefault();
-  const [x, y] = local(e);
-  const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
-  const factor = Math.exp(-delta * 0.002);
-  if (e.shiftKey || e.ctrlKey) viewer.zoom_address(y, factor); else viewer.zoom_time(x, factor);
-  tooltip.hidden = true;
-  redraw();
-}, { passive: false });
 
 // Keyboard: N names, H hex, 0 fit, +/- zoom, arrows pan, / search, Escape unpin.
 window.addEventListener('keydown', (e) => {

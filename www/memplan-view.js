@@ -20,6 +20,60 @@ export function loadWasm() {
   return wasmReady;
 }
 
+/**
+ * The chart's pointer gestures, one set for the page, its compare view and every
+ * <memplan-view>: a drag past 3 px pans, a press without a drag clicks, a move hovers,
+ * the wheel zooms time about the pointer (Shift or Ctrl: addresses), a double click
+ * fits. `on` gets canvas-local CSS pixels: `pan(dx, dy)`, `hover(x, y)`,
+ * `zoom(x, y, factor, addresses)`, `fit()`, and optionally `down()`, `click(x, y)`,
+ * `up()`, `leave()`.
+ */
+export function bindGestures(canvas, on) {
+  const local = (e) => {
+    const r = canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  };
+  let drag = null;
+  canvas.addEventListener('pointerdown', (e) => {
+    const [x, y] = local(e);
+    drag = { x, y, moved: false };
+    canvas.setPointerCapture(e.pointerId);
+    on.down?.();
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    const [x, y] = local(e);
+    if (drag) {
+      const dx = x - drag.x;
+      const dy = y - drag.y;
+      if (drag.moved || Math.abs(dx) + Math.abs(dy) > 3) {
+        drag.moved = true;
+        canvas.classList.add('dragging');
+        drag.x = x;
+        drag.y = y;
+        on.pan(dx, dy);
+        return;
+      }
+    }
+    on.hover(x, y);
+  });
+  canvas.addEventListener('pointerup', (e) => {
+    const [x, y] = local(e);
+    const clicked = drag && !drag.moved;
+    drag = null;
+    canvas.classList.remove('dragging');
+    if (clicked) on.click?.(x, y);
+    on.up?.();
+  });
+  canvas.addEventListener('pointerleave', () => on.leave?.());
+  canvas.addEventListener('dblclick', () => on.fit());
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const [x, y] = local(e);
+    const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+    on.zoom(x, y, Math.exp(-delta * 0.002), e.shiftKey || e.ctrlKey);
+  }, { passive: false });
+}
+
 const sheet = new CSSStyleSheet();
 sheet.replaceSync(`
 :host { display: block; position: relative; height: var(--memplan-height, 400px);
@@ -251,65 +305,39 @@ export class MemplanView extends HTMLElement {
   }
 
   bindEvents() {
-    const c = this.canvas;
-    const local = (e) => {
-      const r = c.getBoundingClientRect();
-      return [e.clientX - r.left, e.clientY - r.top];
-    };
-    let drag = null;
-    c.addEventListener('pointerdown', (e) => {
-      const [x, y] = local(e);
-      drag = { x, y, moved: false };
-      c.setPointerCapture(e.pointerId);
-      this.stage.focus();
-    });
-    c.addEventListener('pointermove', (e) => {
-      const [x, y] = local(e);
-      if (drag) {
-        const dx = x - drag.x;
-        const dy = y - drag.y;
-        if (drag.moved || Math.abs(dx) + Math.abs(dy) > 3) {
-          drag.moved = true;
-          this.viewer.pan(dx, dy);
-          drag.x = x;
-          drag.y = y;
-          this.tip.hidden = true;
-          this.viewChanged();
-          return;
-        }
-      }
-      const info = this.viewer.hover(x, y);
-      if (info) {
-        this.tip.textContent = `${info.name} — ${info.size} at ${info.address}, clocks ${info.allocated}–${info.last_live}`;
-        this.tip.hidden = false;
-        const w = this.stage.clientWidth;
-        this.tip.style.left = `${Math.min(x + 12, Math.max(0, w - this.tip.offsetWidth - 4))}px`;
-        this.tip.style.top = `${Math.max(0, y - this.tip.offsetHeight - 8)}px`;
-      } else {
+    bindGestures(this.canvas, {
+      down: () => this.stage.focus(),
+      pan: (dx, dy) => {
+        this.viewer.pan(dx, dy);
         this.tip.hidden = true;
-      }
-      this.redraw();
+        this.viewChanged();
+      },
+      hover: (x, y) => {
+        const info = this.viewer.hover(x, y);
+        if (info) {
+          this.tip.textContent = `${info.name} — ${info.size} at ${info.address}, clocks ${info.allocated}–${info.last_live}`;
+          this.tip.hidden = false;
+          const w = this.stage.clientWidth;
+          this.tip.style.left = `${Math.min(x + 12, Math.max(0, w - this.tip.offsetWidth - 4))}px`;
+          this.tip.style.top = `${Math.max(0, y - this.tip.offsetHeight - 8)}px`;
+        } else {
+          this.tip.hidden = true;
+        }
+        this.redraw();
+      },
+      click: (x, y) => this.selectInfo(this.viewer.click(x, y)),
+      leave: () => {
+        this.tip.hidden = true;
+        this.viewer.hover(-1, -1);
+        this.redraw();
+      },
+      fit: () => { this.viewer.fit(); this.viewChanged(); },
+      zoom: (x, y, factor, addresses) => {
+        if (addresses) this.viewer.zoom_address(y, factor); else this.viewer.zoom_time(x, factor);
+        this.tip.hidden = true;
+        this.viewChanged();
+      },
     });
-    c.addEventListener('pointerup', (e) => {
-      const [x, y] = local(e);
-      if (drag && !drag.moved) this.selectInfo(this.viewer.click(x, y));
-      drag = null;
-    });
-    c.addEventListener('pointerleave', () => {
-      this.tip.hidden = true;
-      this.viewer.hover(-1, -1);
-      this.redraw();
-    });
-    c.addEventListener('dblclick', () => { this.viewer.fit(); this.viewChanged(); });
-    c.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      const [x, y] = local(e);
-      const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
-      const factor = Math.exp(-delta * 0.002);
-      if (e.shiftKey || e.ctrlKey) this.viewer.zoom_address(y, factor); else this.viewer.zoom_time(x, factor);
-      this.tip.hidden = true;
-      this.viewChanged();
-    }, { passive: false });
     this.stage.addEventListener('keydown', (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const w = this.stage.clientWidth;

@@ -173,6 +173,36 @@ test('compare view: shared scale, peak delta equal to the difference of the two 
   assert.ok(Math.abs(pa.rect.w - pb.rect.w) < 0.01, 'same clock scale');
   assert.ok(Math.abs(pa.rect.h - pb.rect.h) < 0.01, 'same byte scale');
   assert.ok(fb.peak_y[0] > fa.peak_y[0], 'B\'s lower peak is drawn lower');
+  // Gestures on either half move both: the wheel zooms time, a drag pans, a hover names.
+  // Followed: a plane under the middle of the chart, so it stays on screen.
+  const box = await page.locator('#cmp-bottom').boundingBox();
+  const mid = box.width / 2;
+  const k = fb.drawn.find((d) => !d.wrapped && d.rect.x < mid - 20 && d.rect.x + d.rect.w > mid + 20).plane;
+  const at = async () => page.evaluate(() => [0, 1].map((i) => window.__memplan.compare.frame(i)))
+    .then((fs) => fs.map((f) => plane(f, k).rect));
+  const [ra, rb] = await at();
+  await page.mouse.move(box.x + mid, box.y + box.height / 2);
+  await page.mouse.wheel(0, -300);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const [za, zb] = await at();
+  assert.ok(za.w > ra.w * 1.5, `the wheel on B zooms A too: ${ra.w} -> ${za.w}`);
+  assert.ok(Math.abs(za.w - zb.w) < 0.01 && Math.abs(zb.w - rb.w * za.w / ra.w) < 0.01, 'still one scale');
+  await page.mouse.down();
+  await page.mouse.move(box.x + mid + 60, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const [da, db] = await at();
+  assert.ok(Math.abs(da.x - za.x - 60) < 1, `a drag on B pans A: ${za.x} -> ${da.x}`);
+  assert.ok(Math.abs(db.x - zb.x - 60) < 1, 'and B');
+  // Hover names the plane under the pointer (the largest one on screen in B).
+  const fb2 = await page.evaluate(() => window.__memplan.compare.frame(1));
+  const largest = fb2.drawn.filter((d) => !d.wrapped && d.rect.x > 0 && d.rect.x + d.rect.w < box.width)
+    .sort((p, q) => q.rect.h * q.rect.w - p.rect.h * p.rect.w)[0].rect;
+  await page.mouse.move(box.x + largest.x + largest.w / 2, box.y + largest.y + largest.h / 2);
+  await page.waitForFunction(() => document.getElementById('cmp-hover').textContent !== '');
+  await page.dblclick('#cmp-bottom');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const [fa2] = await at();
+  assert.ok(Math.abs(fa2.w - ra.w) < 0.01, `a double click fits again: ${ra.w} ${fa2.w}`);
   await page.screenshot({ path: path.join(results, 'page-compare-1280x800.png') });
   const big = await env.open('', { width: 1920, height: 1080 });
   await h.ready(big);
