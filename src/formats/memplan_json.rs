@@ -156,7 +156,7 @@ pub fn read(text: &str) -> Result<Document> {
 /// is anything else (not JSON, not memplan, another version, a type error...), for
 /// [`read`] and the format sniffing to explain. The careful path's extra passes (head,
 /// head again, paths of every key) cost more than the parse itself on a 30 MB file.
-pub fn read_well_formed(text: &str) -> Option<Result<Document>> {
+pub(super) fn read_well_formed(text: &str) -> Option<Result<Document>> {
     if !text.trim_start().starts_with('{') {
         return None;
     }
