@@ -1,12 +1,12 @@
 //! memplan: a planner for the static memory of neural-network inference.
 //!
 //! The crate is a web-free core (formats, the Aidge-exact memory manager and its
-//! drivers, strategies, the plan checker, the chart's layout) plus two thin shells:
-//! the `memplan` CLI (`src/bin`, `src/cli`) and the wasm viewer (`src/web`, only on
-//! `wasm32`). See `docs/ARCHITECTURE.md` for the map.
+//! drivers, strategies, the plan checker, the chart's layout) plus three thin shells:
+//! the `memplan` CLI (`src/bin`, `src/cli`, feature `cli`), the wasm viewer (`src/web`,
+//! only on `wasm32`) and the Python extension (`src/python.rs`, feature `python`). See `docs/ARCHITECTURE.md` for the map.
 
 pub mod check;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(feature = "cli", not(target_arch = "wasm32")))]
 pub mod cli;
 pub mod drivers;
 pub mod error;
@@ -14,6 +14,8 @@ pub mod formats;
 pub mod manager;
 pub mod model;
 pub mod planning;
+#[cfg(all(feature = "python", not(target_arch = "wasm32")))]
+mod python;
 pub mod scene;
 pub mod schedule;
 pub mod stats;

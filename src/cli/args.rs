@@ -127,6 +127,15 @@ pub enum OptimizeName {
     OptimizeMaxHoleMaxLifetimeFirst,
 }
 
+/// What `memplan plan` plans (`--from`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Source {
+    /// The plan the file gives (or its buffer list).
+    Plan,
+    /// The schedule, with Aidge's driver.
+    Schedule,
+}
+
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     pub file: PathBuf,
@@ -150,6 +159,16 @@ pub struct PlanArgs {
     /// Allocate Producers' outputs too (Aidge's inc_producers).
     #[arg(long)]
     pub inc_producers: bool,
+    /// What to plan in a file that holds both a plan and a schedule (Aidge exports
+    /// do): `plan` re-places the plan as given, as the page and `stats` read such a
+    /// file (the default); `schedule` runs a driver on the schedule (implied by
+    /// --driver, --wrap, --optimize, --alignment and --inc-producers).
+    #[arg(long, value_enum)]
+    pub from: Option<Source>,
+    /// Time budget of `search` and `best`, in milliseconds per memory component (the
+    /// page's default).
+    #[arg(long, default_value_t = 2000)]
+    pub budget: u64,
     /// Output memplan JSON (`-` for stdout).
     #[arg(short, long)]
     pub output: PathBuf,

@@ -1,10 +1,12 @@
 //! One function per subcommand. Each returns the exit status or an [`Error`] that
 //! `cli::main` prints as `memplan: FILE: place: message`.
 
-use super::args::{BenchArgs, CheckArgs, Command, ConvertArgs, DriverName, PlanArgs, StatsArgs};
+use super::args::{
+    BenchArgs, CheckArgs, Command, ConvertArgs, DriverName, PlanArgs, Source, StatsArgs,
+};
 use super::{INVALID, OK};
 use crate::drivers::{self, Driver, DriverOptions};
-use crate::formats::{self, Document, Export, Format};
+use crate::formats::{self, Document, Export};
 use crate::manager::Strategy as OptimizeStrategy;
 use crate::model::Plan;
 use crate::strategies::{self, Budget, Strategy};
@@ -171,44 +173,58 @@ fn plan(a: PlanArgs) -> Result<u8> {
                 .map_err(|e| Error::whole(format!("{}, or aidge", e.message)))?,
         ),
     };
-    let budget = Budget::default();
-    // A schedule is planned even when the file also carries a plan (Aidge exports do).
-    let plan = if let Some(schedule) = &doc.schedule {
-        let opts = DriverOptions {
-            driver: match a.driver.unwrap_or(DriverName::MultipleMems) {
-                DriverName::MultipleMems => Driver::MultipleMems,
-                DriverName::Memory => Driver::Memory,
-                DriverName::AutoConcat => Driver::AutoConcat,
-            },
-            inc_producers: a.inc_producers,
-            wrap_around: a.wrap,
-            optimize: a
-                .optimize
-                .and_then(|o| OptimizeStrategy::parse(&format!("{o:?}"))),
-            alignment: a.alignment.unwrap_or(1),
-            ..DriverOptions::default()
-        };
-        let plan = drivers::generate(schedule, &opts).map_err(|e| e.in_file(&name))?;
-        match strategy {
-            None => plan,
-            Some(s) => strategies::replan(&plan, s, &budget).map_err(|e| e.in_file(&name))?,
+    let budget = Budget::millis(a.budget);
+    let driver_flag = [
+        (a.driver.is_some(), "--driver"),
+        (a.optimize.is_some(), "--optimize"),
+        (a.alignment.is_some(), "--alignment"),
+        (a.wrap, "--wrap"),
+        (a.inc_producers, "--inc-producers"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag));
+    let source = match (a.from, driver_flag) {
+        (Some(Source::Plan), Some(flag)) => {
+            let msg = format!("{flag} applies to schedules, not to --from plan");
+            return Err(Error::whole(msg));
         }
-    } else {
-        let schedule_only = [
-            (a.driver.is_some(), "--driver"),
-            (a.optimize.is_some(), "--optimize"),
-            (a.alignment.is_some(), "--alignment"),
-            (a.wrap, "--wrap"),
-            (a.inc_producers, "--inc-producers"),
-        ];
-        if let Some((_, flag)) = schedule_only.iter().find(|(given, _)| *given) {
-            let msg = format!(
-                "{flag} applies to schedules; this file holds {}",
-                doc.format
-            );
-            return Err(Error::whole(msg).in_file(name));
+        (Some(source), _) => source,
+        (None, Some(_)) => Source::Schedule,
+        // As the page and `stats` read the file: its plan first.
+        (None, None) if doc.plan.is_none() && doc.schedule.is_some() => Source::Schedule,
+        (None, None) => Source::Plan,
+    };
+    let plan = match source {
+        Source::Schedule => {
+            let Some(schedule) = &doc.schedule else {
+                let what = driver_flag.unwrap_or("--from schedule");
+                let msg = format!(
+                    "{what} applies to schedules; this file holds {}",
+                    doc.format
+                );
+                return Err(Error::whole(msg).in_file(name));
+            };
+            let opts = DriverOptions {
+                driver: match a.driver.unwrap_or(DriverName::MultipleMems) {
+                    DriverName::MultipleMems => Driver::MultipleMems,
+                    DriverName::Memory => Driver::Memory,
+                    DriverName::AutoConcat => Driver::AutoConcat,
+                },
+                inc_producers: a.inc_producers,
+                wrap_around: a.wrap,
+                optimize: a
+                    .optimize
+                    .and_then(|o| OptimizeStrategy::parse(&format!("{o:?}"))),
+                alignment: a.alignment.unwrap_or(1),
+                ..DriverOptions::default()
+            };
+            let plan = drivers::generate(schedule, &opts).map_err(|e| e.in_file(&name))?;
+            match strategy {
+                None => plan,
+                Some(s) => strategies::replan(&plan, s, &budget).map_err(|e| e.in_file(&name))?,
+            }
         }
-        match (&doc.plan, &doc.buffers, strategy) {
+        Source::Plan => match (&doc.plan, &doc.buffers, strategy) {
             (Some(plan), _, None) => plan.clone(),
             (Some(plan), _, Some(s)) => {
                 strategies::replan(plan, s, &budget).map_err(|e| e.in_file(&name))?
@@ -219,17 +235,16 @@ fn plan(a: PlanArgs) -> Result<u8> {
                     strategies::place(buffers, s, &budget).map_err(|e| e.in_file(&name))?;
                 buffers.to_plan(&placed.offsets)
             }
-            (None, None, _) => return Err(Error::whole("nothing to plan").in_file(name)),
-        }
+            (None, None, _) => {
+                let msg = format!("--from plan: this file holds no plan ({})", doc.format);
+                return Err(Error::whole(msg).in_file(name));
+            }
+        },
     };
-    let out = Document {
-        format: Format::Memplan,
-        plan: Some(plan),
-        schedule: None,
-        buffers: None,
-        warnings: Vec::new(),
-    };
-    write_out(&a.output, &formats::memplan_json::write(&out))?;
+    write_out(
+        &a.output,
+        &formats::memplan_json::write(&Document::of_plan(plan)),
+    )?;
     Ok(OK)
 }
 

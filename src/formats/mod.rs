@@ -61,6 +61,11 @@ pub struct Document {
 }
 
 impl Document {
+    /// A memplan JSON document holding only `plan` (what `memplan plan` writes).
+    pub fn of_plan(plan: Plan) -> Self {
+        Document::plan(Format::Memplan, plan)
+    }
+
     fn plan(format: Format, plan: Plan) -> Self {
         Document {
             format,

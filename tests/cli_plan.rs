@@ -1,0 +1,164 @@
+//! `memplan plan` on Aidge exports, which hold both a schedule and Aidge's plan for
+//! it: which of the two is planned (`--from`), and the time budget (`--budget`).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn memplan() -> Command {
+    Command::cargo_bin("memplan").unwrap()
+}
+
+/// An export made by real aidge_core 0.10.1: schedule + Aidge's plan of `combo`.
+fn export(combo: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/aidge")
+        .join(format!("{combo}.json"))
+}
+
+fn out_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("memplan-cli-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn read_plan(path: &Path) -> Value {
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["plan"].clone()
+}
+
+/// Every plane's (node, index, absolute offset, size): what a plan places where.
+fn placement(plan: &Value) -> Vec<(u64, u64, u64, u64)> {
+    plan["planes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let n = |k: &str| p[k].as_u64().unwrap();
+            (n("node"), n("index"), n("cont_offset"), n("size"))
+        })
+        .collect()
+}
+
+fn plan(file: &Path, out: &Path, args: &[&str]) {
+    memplan()
+        .arg("plan")
+        .arg(file)
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .assert()
+        .success();
+}
+
+fn peak(file: &Path) -> u64 {
+    let out = memplan()
+        .args(["stats", "--json"])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["peak"].as_u64().unwrap()
+}
+
+#[test]
+fn plan_keeps_the_files_own_plan_by_default_as_stats_and_the_page_read_it() {
+    // Aidge's auto-concat plan differs from the default driver's (multiple_mems).
+    let file = export("resnet18-autoconcat-None");
+    let given = read_plan(&file);
+    let out = out_path("default.json");
+    plan(&file, &out, &[]);
+    assert_eq!(placement(&read_plan(&out)), placement(&given));
+    assert_eq!(peak(&out), peak(&file));
+
+    let from_schedule = out_path("schedule.json");
+    plan(&file, &from_schedule, &["--from", "schedule"]);
+    assert_ne!(
+        placement(&read_plan(&from_schedule)),
+        placement(&given),
+        "--from schedule runs the default driver, not auto-concat"
+    );
+    let multi = out_path("multi.json");
+    plan(&file, &multi, &["--driver", "multiple-mems"]);
+    assert_eq!(
+        placement(&read_plan(&from_schedule)),
+        placement(&read_plan(&multi))
+    );
+}
+
+#[test]
+fn a_strategy_re_places_the_files_plan_not_a_new_one() {
+    // Re-placing Aidge's optimized plan keeps its spaces: every plane keeps its
+    // size and its offset inside its space; only spaces move, never upwards in peak.
+    let file = export("mobilenet_v2-single-OptimizeMaxLifetimeMinSizeFirst");
+    let given = read_plan(&file);
+    let out = out_path("best.json");
+    plan(&file, &out, &["--strategy", "best", "--budget", "200"]);
+    let placed = read_plan(&out);
+    assert_eq!(
+        placed["planes"].as_array().unwrap().len(),
+        given["planes"].as_array().unwrap().len()
+    );
+    for (a, b) in placed["planes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(given["planes"].as_array().unwrap())
+    {
+        for key in [
+            "node", "index", "space", "offset", "size", "stride", "length", "count",
+        ] {
+            assert_eq!(a[key], b[key], "{key}");
+        }
+    }
+    assert!(peak(&out) <= peak(&file));
+    memplan().arg("check").arg(&out).assert().code(0);
+}
+
+#[test]
+fn driver_options_imply_the_schedule_and_contradict_from_plan() {
+    let file = export("squeezenet1_1-single-None");
+    let out = out_path("contradiction.json");
+    memplan()
+        .arg("plan")
+        .arg(&file)
+        .args(["--from", "plan", "--wrap", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--wrap applies to schedules, not to --from plan",
+        ));
+
+    // A file without a schedule cannot be planned from one.
+    let plan_only = out_path("plan-only.json");
+    plan(&file, &plan_only, &[]);
+    memplan()
+        .arg("plan")
+        .arg(&plan_only)
+        .args(["--from", "schedule", "-o"])
+        .arg(out_path("never.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--from schedule applies to schedules",
+        ));
+}
+
+#[test]
+fn budget_must_be_a_number_of_milliseconds() {
+    memplan()
+        .arg("plan")
+        .arg(export("residual-single-None"))
+        .args(["--strategy", "search", "--budget", "soon", "-o"])
+        .arg(out_path("x.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--budget"));
+}
