@@ -6,7 +6,7 @@
 //! into [`Schedule::nodes`]. It is framework-neutral: any framework can write one
 //! by filling, for each node, its data inputs (where each comes from and how much
 //! of it the kernel must read / must not overwrite) and its outputs (shape, byte
-//! size, consumers). `python/memplan_aidge.py` writes it from a live
+//! size, consumers). `python/memplan/aidge/exporter.py` writes it from a live
 //! `aidge_core` scheduler.
 //!
 //! Units: `bytes` is the output tensor's size in bytes; `required_memory`,

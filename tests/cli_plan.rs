@@ -136,9 +136,15 @@ fn driver_options_imply_the_schedule_and_contradict_from_plan() {
             "--wrap applies to schedules, not to --from plan",
         ));
 
-    // A file without a schedule cannot be planned from one.
-    let plan_only = out_path("plan-only.json");
-    plan(&file, &plan_only, &[]);
+    // A file without a schedule (Aidge's text log) cannot be planned from one.
+    let plan_only = out_path("memory_info.txt");
+    memplan()
+        .arg("convert")
+        .arg(&file)
+        .arg("-o")
+        .arg(&plan_only)
+        .assert()
+        .success();
     memplan()
         .arg("plan")
         .arg(&plan_only)
@@ -149,6 +155,34 @@ fn driver_options_imply_the_schedule_and_contradict_from_plan() {
         .stderr(predicate::str::contains(
             "--from schedule applies to schedules",
         ));
+}
+
+#[test]
+fn the_output_keeps_the_schedule_so_records_stay_complete() {
+    // Producers have no plane; their standalone records come from the schedule.
+    let file = export("resnet18-multi-None");
+    let out = out_path("kept.json");
+    plan(&file, &out, &["--strategy", "greedy-size"]);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let given: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(v["schedule"], given["schedule"]);
+    let records = memplan()
+        .args(["convert", "--format", "mem-info", "-o", "-"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let records: Value = serde_json::from_slice(&records.stdout).unwrap();
+    let nodes = given["schedule"]["nodes"].as_array().unwrap();
+    let info = records["mem_info"].as_array().unwrap();
+    assert_eq!(info.len(), nodes.len());
+    for (node, entry) in nodes.iter().zip(info) {
+        assert_eq!(
+            entry["outputs"].as_array().unwrap().len(),
+            node["outputs"].as_array().unwrap().len(),
+            "{}",
+            node["name"]
+        );
+    }
 }
 
 #[test]

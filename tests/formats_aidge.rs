@@ -142,7 +142,7 @@ fn mem_info_records_follow_the_python_dicts() {
         let path = dir.join(name).join("planes.json");
         let plan = formats::resolve_plan(&load(&path)).unwrap();
         let ours: serde_json::Value =
-            serde_json::from_str(&formats::mem_info::write(&plan)).unwrap();
+            serde_json::from_str(&formats::mem_info::write(&plan, None)).unwrap();
         assert_eq!(ours["mem_size"], serde_json::json!([plan.peak()]));
         let dump: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();

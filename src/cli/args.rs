@@ -94,11 +94,11 @@ pub struct CheckArgs {
 pub struct ConvertArgs {
     pub file: PathBuf,
     /// Output file (`-` for stdout); its extension picks the format: .json, .txt/.log,
-    /// .csv, .h/.hpp, .meminfo.json.
+    /// .csv, .h/.hpp, .meminfo.json, .meminfo.h (export-cpp).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Force the output format: memplan, aidge, aidge-single, aidge-cpp, n2d2, csv,
-    /// header, mem-info.
+    /// header, mem-info, export-cpp (aidge-export-cpp's `*_MEM_*` layer macros).
     #[arg(long)]
     pub format: Option<String>,
 }

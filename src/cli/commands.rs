@@ -142,7 +142,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
         })?,
         None => Export::from_file_name(&out).ok_or_else(|| {
             Error::whole(format!(
-                "cannot tell the output format from the name: use .json, .txt, .csv, .h, .meminfo.json or --format ({})",
+                "cannot tell the output format from the name: use .json, .txt, .csv, .h, .meminfo.json, .meminfo.h or --format ({})",
                 Export::NAMES
             ))
             .in_file(&out)
@@ -241,10 +241,13 @@ fn plan(a: PlanArgs) -> Result<u8> {
             }
         },
     };
-    write_out(
-        &a.output,
-        &formats::memplan_json::write(&Document::of_plan(plan)),
-    )?;
+    // The schedule stays with its plan: `convert --format mem-info|export-cpp` needs
+    // it for complete records, and the page for names and shapes.
+    let out = Document {
+        schedule: doc.schedule,
+        ..Document::of_plan(plan)
+    };
+    write_out(&a.output, &formats::memplan_json::write(&out))?;
     Ok(OK)
 }
 

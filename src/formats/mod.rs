@@ -8,6 +8,7 @@
 pub mod aidge_log;
 pub mod aidge_planes;
 pub mod csv;
+pub mod export_cpp;
 pub mod header;
 pub mod mem_info;
 pub mod memplan_json;
@@ -231,12 +232,14 @@ pub enum Export {
     Header,
     /// aidge_core `generate_optimized_memory_info` records as JSON.
     MemInfo,
+    /// aidge-export-cpp's per-layer `*_MEM_*` macros.
+    ExportCpp,
 }
 
 impl Export {
     /// Names accepted by `memplan convert --format`.
     pub const NAMES: &'static str =
-        "memplan, aidge, aidge-single, aidge-cpp, n2d2, csv, header, mem-info";
+        "memplan, aidge, aidge-single, aidge-cpp, n2d2, csv, header, mem-info, export-cpp";
 
     pub fn from_name(name: &str) -> Option<Export> {
         Some(match name {
@@ -252,17 +255,20 @@ impl Export {
             "csv" => Export::Csv,
             "header" | "h" => Export::Header,
             "mem-info" | "meminfo" => Export::MemInfo,
+            "export-cpp" => Export::ExportCpp,
             _ => return None,
         })
     }
 
-    /// The format an output file name asks for: `.meminfo.json`, `.json`, `.txt`,
-    /// `.log`, `.csv`, `.h`, `.hpp`.
+    /// The format an output file name asks for: `.meminfo.json`, `.meminfo.h`,
+    /// `.json`, `.txt`, `.log`, `.csv`, `.h`, `.hpp`.
     pub fn from_file_name(name: &str) -> Option<Export> {
         let lower = name.to_ascii_lowercase();
         let ends = |ext: &str| lower.ends_with(ext);
         Some(if ends(".meminfo.json") || ends(".mem_info.json") {
             Export::MemInfo
+        } else if ends(".meminfo.h") {
+            Export::ExportCpp
         } else if ends(".json") {
             Export::Memplan
         } else if ends(".txt") || ends(".log") {
@@ -293,7 +299,8 @@ pub fn export(doc: &Document, export: Export) -> Result<String> {
             aidge_log::write(&resolve_plan(doc)?, dialect)
         }
         Export::Header => header::write(&resolve_plan(doc)?),
-        Export::MemInfo => mem_info::write(&resolve_plan(doc)?),
+        Export::MemInfo => mem_info::write(&resolve_plan(doc)?, doc.schedule.as_ref()),
+        Export::ExportCpp => export_cpp::write(&resolve_plan(doc)?, doc.schedule.as_ref()),
     })
 }
 
