@@ -3,7 +3,8 @@
 # Usage: scripts/setup.sh [build|browser|python]...   (no argument: build)
 #   build   — wasm32 target, wasm-bindgen-cli pinned to Cargo.toml's wasm-bindgen, npm packages
 #   browser — Debian's chromium (for the end-to-end tests)
-#   python  — .venv with the real aidge_core 0.10.1 wheel (for the parity tests)
+#   python  — .venv with the real aidge_core 0.10.1 wheels (parity tests, export-cpp builds)
+#             and memplan's own Python package built into it (`pip install -e .`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,12 +38,20 @@ setup_browser() {
 }
 
 setup_python() {
-  if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import aidge_core, aidge_onnx, aidge_backend_cpu' 2>/dev/null; then
-    say "creating .venv with aidge_core 0.10.1 (about 10 s)"
+  if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import aidge_core, aidge_onnx, aidge_backend_cpu, aidge_export_cpp, maturin' 2>/dev/null; then
+    say "creating .venv with aidge_core 0.10.1 (about 20 s)"
     python3 -m venv .venv
     .venv/bin/pip install -q --disable-pip-version-check \
-      aidge-core==0.10.1 aidge-backend-cpu==0.10.1 aidge-onnx==0.10.1
+      aidge-core==0.10.1 aidge-backend-cpu==0.10.1 aidge-onnx==0.10.1 aidge-export-cpp==0.10.1 \
+      "maturin>=1.7,<2"
   fi
+  # memplan's Python package, editable: python/memplan is the package and the compiled
+  # module lands beside it. Re-run every time so the module follows the Rust sources
+  # (cargo rebuilds only what changed).
+  say "building memplan's Python extension (pip install -e .)"
+  # (maturin's build hook runs the `maturin` program of the venv: put it on PATH)
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/pip install -q --disable-pip-version-check \
+    --no-build-isolation -e .
 }
 
 [ $# -eq 0 ] && set -- build

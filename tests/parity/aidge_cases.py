@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "python"))
 
 import aidge_core  # noqa: E402
 import aidge_backend_cpu  # noqa: E402,F401  (registers the cpu backend)
-import memplan_aidge  # noqa: E402
+from memplan.aidge import exporter as memplan_aidge  # noqa: E402
 
 BENCH = pathlib.Path(os.environ.get("MEMPLAN_BENCH", "/work/shared/bench"))
 MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "efficientnet_b0"]

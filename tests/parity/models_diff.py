@@ -10,7 +10,7 @@ process and from one scheduler per case (Aidge's node order can differ between
 processes, so the schedule and Aidge's plan must come from the same one):
 
 1. run Aidge's driver on the scheduler and write the memplan JSON the exporter
-   (python/memplan_aidge.py) writes: the schedule and Aidge's plan;
+   (python/memplan/aidge/exporter.py) writes: the schedule and Aidge's plan;
 2. `memplan plan FILE --driver D [--wrap] [--optimize S] [--alignment N] [--inc-producers]
    -o out.json`;
 3. compare out.json's plan with Aidge's plane by plane (node, index, clock, offset,
@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "python"))
 
 import aidge_cases  # noqa: E402
 import aidge_core  # noqa: E402
-import memplan_aidge  # noqa: E402
+from memplan.aidge import exporter as memplan_aidge  # noqa: E402
 
 BENCH = aidge_cases.BENCH
 TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))

@@ -4,7 +4,7 @@ for it, as a memplan JSON file that the memplan CLI and viewer read.
 Full user flow::
 
     import aidge_core, aidge_backend_cpu, aidge_onnx
-    import memplan_aidge
+    from memplan.aidge import export
 
     model = aidge_onnx.load_onnx("resnet18.onnx")
     # optional: aidge_core.fuse_to_metaops(model, "MatMul-*>Add", "Linear")
@@ -13,7 +13,7 @@ Full user flow::
     model.forward_dims([[1, 3, 224, 224]], True)
     scheduler = aidge_core.SequentialScheduler(model)
     scheduler.generate_scheduling()
-    memplan_aidge.export(scheduler, "resnet18.memplan.json")
+    export(scheduler, "resnet18.memplan.json")
     # then: memplan stats resnet18.memplan.json  (Aidge's plan), or
     # memplan plan resnet18.memplan.json --driver memory --wrap -o plan.json
     # (the schedule re-planned by memplan's port of generate_memory; the same
@@ -47,7 +47,7 @@ def _dtype_bytes(tensor):
                 return max(1, int(digits) // 8)
     if name in ("bool", "binary"):
         return 1
-    raise ValueError(f"memplan_aidge: unknown datatype size for {tensor.dtype}")
+    raise ValueError(f"memplan.aidge: unknown datatype size for {tensor.dtype}")
 
 
 def _required_input(op, index):

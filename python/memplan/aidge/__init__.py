@@ -1,0 +1,14 @@
+"""memplan for Eclipse Aidge (aidge_core 0.10.1).
+
+- ``export(scheduler, path, ...)`` writes the schedule and Aidge's own plan as a
+  memplan JSON file (``exporter``; needs only aidge_core).
+- ``memory_manager(scheduler, ...)`` has the signature and return value of
+  ``aidge_core.mem_info.generate_optimized_memory_info`` and re-places Aidge's plan
+  with a memplan strategy (``hook``; needs the compiled ``memplan._native``).
+- ``patch_export(strategy="best")`` makes Aidge's C/C++ exports use it.
+"""
+
+from .exporter import aidge_plan, export, plan_of, schedule_of
+from .hook import memory_manager, patch_export
+
+__all__ = ["export", "schedule_of", "aidge_plan", "plan_of", "memory_manager", "patch_export"]

@@ -1,0 +1,237 @@
+"""memplan's placement inside Aidge's export: ``memory_manager`` is a drop-in for
+aidge_core 0.10.1's ``generate_optimized_memory_info`` and ``patch_export`` installs
+it where ``aidge_core.export_utils.export`` (and so ``aidge_export_cpp.export``)
+looks it up.
+
+How a plan is made: Aidge's own driver runs first, exactly as the original function
+runs it (same driver, components, alignment, wrap-around, optimize), in this process
+and on this scheduler (node names embed schedule positions and Aidge orders parallel
+branches per process, so a plan from another process may not fit). memplan then
+re-places Aidge's memory *spaces* with a strategy: planes keep their place inside
+their space, so in-place and wrap-around sharing and every stride, length and count
+the kernels read stay Aidge's; only offsets move. The records are then built the way
+the original builds them, for every node of the schedule: one per output (all zeros
+for an output without a plane), and standalone records for nodes the manager does
+not plan (Producers). If memplan's placement is not smaller than Aidge's in every
+memory component, Aidge's is kept: the hook never makes an arena larger.
+"""
+
+import json
+import warnings
+from pathlib import Path
+
+from .exporter import plan_of, schedule_of
+
+__all__ = ["memory_manager", "patch_export"]
+
+#: The strategies ``memory_manager`` takes: ``aidge`` keeps Aidge's placement.
+STRATEGIES = ("aidge", "greedy-size", "search", "best")
+
+
+def _native():
+    try:
+        from memplan import _native
+    except ImportError as e:  # a source checkout without the compiled module
+        raise ImportError(
+            "memplan's planner is not built: install the package (`pip install .` at the "
+            "memplan repository root) to use memplan.aidge.memory_manager") from e
+    return _native
+
+
+def _aidge_manager(scheduler, inc_producers, wrapping, auto_concat, multiple_mems,
+                   memory_components, memory_alignment, mem_optimize_strategy):
+    """Aidge's MemoryManager and the sorted components, made exactly as
+    generate_optimized_memory_info 0.10.1 makes them (including its re-numbering of
+    the components' priorities in sorted order)."""
+    sorted_components = None
+    if auto_concat and not multiple_mems:
+        mm = scheduler.generate_memory_auto_concat(
+            inc_producers=inc_producers, wrap_around_buffer=wrapping)
+    elif multiple_mems:
+        sorted_components = dict(
+            sorted(memory_components.items(), key=lambda item: item[1].priority))
+        for index, component in enumerate(sorted_components.values()):
+            component.priority = index
+        priorities = [c.priority for c in sorted_components.values()]
+        capacities = [c.available_capacity for c in sorted_components.values()]
+        generate = (scheduler.generate_memory_multiple_mems_autoconcat if auto_concat
+                    else scheduler.generate_memory_multiple_mems)
+        mm = generate(inc_producers=inc_producers, memory_alignment=memory_alignment,
+                      memory_components_capacities=capacities,
+                      memory_components_priorities=priorities)
+    else:
+        mm = scheduler.generate_memory(
+            inc_producers=inc_producers, wrap_around_buffer=wrapping)
+    if mem_optimize_strategy is not None:
+        mm.optimize(mem_optimize_strategy)
+    return mm, sorted_components
+
+
+def _peaks(plan, ncomp):
+    """The top of every memory component (Aidge's get_peak_usage per component)."""
+    peaks = [0] * ncomp
+    for space in plan["spaces"]:
+        c = space.get("component", 0)
+        peaks[c] = max(peaks[c], space["offset"] + space["size"])
+    return peaks
+
+
+def _record(plane, component):
+    return {
+        "size": plane["size"],
+        "offset": plane["cont_offset"],
+        "stride": plane["stride"],
+        "length": plane["length"],
+        "count": plane["count"],
+        "cont_offset": plane["cont_offset"],
+        "cont_size": plane["cont_size"],
+        "wrap_offset": plane["wrap_offset"],
+        "wrap_size": plane["wrap_size"],
+        "mem_component_id": component,
+    }
+
+
+_UNUSED = dict.fromkeys(("size", "offset", "stride", "length", "count", "cont_offset",
+                         "cont_size", "wrap_offset", "wrap_size"), 0)
+
+
+def _standalone(tensor):
+    """The record 0.10.1 gives an output the manager does not plan (a Producer's)."""
+    import aidge_core
+    sizeof = (aidge_core.dtype_bit_width(tensor.dtype) + 8 - 1) // 8
+    dims = tensor.dims
+    if tensor.dformat in (aidge_core.dformat.nhwc, aidge_core.dformat.nwc) and len(dims) >= 3:
+        return {"size": dims[-1] * sizeof, "offset": 0, "stride": dims[-1] * sizeof,
+                "length": dims[-2], "count": tensor.size // (dims[-1] * dims[-2]),
+                "cont_offset": 0, "cont_size": tensor.size, "wrap_offset": 0, "wrap_size": 0}
+    return {"size": tensor.size * sizeof, "offset": 0, "stride": tensor.size * sizeof,
+            "length": 1, "count": 1, "cont_offset": 0, "cont_size": tensor.size * sizeof,
+            "wrap_offset": 0, "wrap_size": 0}
+
+
+def _records(scheduler, plan):
+    """{Node: [record per output]} for every node of the schedule, as 0.10.1 builds
+    them, with the offsets of `plan` (a memplan plan of the same schedule)."""
+    order = list(scheduler.get_sequential_static_scheduling())
+    planes = {}
+    for p in plan["planes"]:
+        planes.setdefault(p["node"], []).append(p)
+    info = {}
+    for i, node in enumerate(order):
+        records = []
+        own = sorted(planes.get(i, []), key=lambda p: p["index"])
+        if own:
+            for out_id in range(node.get_nb_outputs()):
+                if out_id < len(own):
+                    p = own[out_id]
+                    records.append(_record(p, plan["spaces"][p["space"]].get("component", 0)))
+                else:  # an output without a plane (an unused optional output)
+                    records.append(dict(_UNUSED))
+        else:  # memory outside the manager: a standalone pointer per output
+            for out_id in range(node.get_nb_outputs()):
+                tensor = node.get_operator().get_output(out_id)
+                if tensor is not None:
+                    records.append(_standalone(tensor))
+        info[node] = records
+    return info
+
+
+def memory_manager(scheduler, stats_folder=None, inc_producers=False, wrapping=False,
+                   auto_concat=False, multiple_mems=True, memory_components=None,
+                   display_names=True, memory_alignment=1, mem_optimize_strategy=None,
+                   *, strategy="best", budget_ms=2000):
+    """aidge_core 0.10.1's ``generate_optimized_memory_info``, placed by memplan.
+
+    Takes the same arguments and returns the same ``(mem_size, mem_info)``:
+    ``mem_size`` is the peak (an int) or, with ``multiple_mems``, the list of peaks
+    per memory component; ``mem_info`` maps every scheduled Node to one record (dict)
+    per output. Aidge's driver makes the plan, then memplan re-places its memory
+    spaces with ``strategy`` (``"best"``, ``"search"``, ``"greedy-size"``, or
+    ``"aidge"`` to keep Aidge's offsets) within ``budget_ms`` milliseconds per memory
+    component; Aidge's placement is kept if memplan's is not smaller.
+
+    ``stats_folder``, when given, receives ``memory_info.txt`` (Aidge's text log of
+    the plan used), ``memory_info.svg`` (its chart, names on the planes if
+    ``display_names``) and ``memory_info.memplan.json`` (the schedule and the plan:
+    drop it on memplan's page or give it to the ``memplan`` CLI).
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+    if memory_components is None:
+        from aidge_core.hw_model import Memory
+        memory_components = {"mem": Memory(capacity=1000000000, priority=0)}
+    mm, sorted_components = _aidge_manager(
+        scheduler, inc_producers, wrapping, auto_concat, multiple_mems, memory_components,
+        memory_alignment, mem_optimize_strategy)
+    components = None
+    if sorted_components is not None:
+        components = [{"name": f"MEM_{c.priority}", "capacity": c.available_capacity,
+                       "priority": c.priority} for c in sorted_components.values()]
+    aidge = plan_of(scheduler, mm, components, memory_alignment)
+    ncomp = len(aidge["components"])
+    doc = {"format": "memplan", "version": 1, "plan": aidge}
+    native = _native()
+    chosen = aidge
+    if strategy != "aidge":
+        text, _report = native.plan(json.dumps(doc), "Aidge's plan", strategy, int(budget_ms))
+        placed = json.loads(text)["plan"]
+        before, after = _peaks(aidge, ncomp), _peaks(placed, ncomp)
+        if all(a <= b for a, b in zip(after, before)):
+            chosen = placed
+        else:
+            warnings.warn(f"memplan: {strategy} placed the spaces at {after} bytes, above "
+                          f"Aidge's {before}; keeping Aidge's plan", stacklevel=2)
+    peaks = _peaks(chosen, ncomp)
+    if stats_folder is not None:
+        folder = Path(stats_folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        out = {"format": "memplan", "version": 1, "schedule": schedule_of(scheduler),
+               "plan": chosen}
+        text = json.dumps(out, separators=(",", ":"))
+        (folder / "memory_info.memplan.json").write_text(text)
+        dialect = "aidge" if multiple_mems else "aidge-single"
+        (folder / "memory_info.txt").write_text(
+            native.convert(text, "memory_info.memplan.json", dialect))
+        (folder / "memory_info.svg").write_text(
+            native.svg(text, "memory_info.memplan.json", bool(display_names), 1600, 600))
+    mem_size = peaks if multiple_mems else peaks[0]
+    return mem_size, _records(scheduler, chosen)
+
+
+class patch_export:
+    """Makes ``aidge_core.export_utils.export`` (and ``aidge_export_cpp.export``,
+    which calls it) plan memory with :func:`memory_manager` and ``strategy``.
+
+    Effective from the call on; as a context manager, undone on exit::
+
+        from memplan.aidge import patch_export
+        with patch_export(strategy="best"):
+            aidge_core.export_utils.export(model, config, input_tensors=[x])
+    """
+
+    def __init__(self, strategy="best", budget_ms=2000):
+        import importlib
+        if strategy not in STRATEGIES:
+            raise ValueError(f"strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+        # `aidge_core.export_utils.export` the attribute is the export() function; the
+        # module of that name holds the global _export_scheduler looks up at call time.
+        self._module = importlib.import_module("aidge_core.export_utils.export")
+        self._original = self._module.generate_optimized_memory_info
+
+        def hooked(scheduler, *args, **kwargs):
+            return memory_manager(scheduler, *args, strategy=strategy, budget_ms=budget_ms,
+                                  **kwargs)
+
+        hooked.__doc__ = memory_manager.__doc__
+        self._module.generate_optimized_memory_info = hooked
+
+    def undo(self):
+        """Puts Aidge's own generate_optimized_memory_info back."""
+        self._module.generate_optimized_memory_info = self._original
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.undo()
+        return False

@@ -1,0 +1,353 @@
+"""Ships memplan's plan into aidge-export-cpp 0.10.1's C++ and proves it by running it.
+
+For every CNN of tests/data/bench/models (weight-free ONNX: float initializers get
+seeded random values here; a trailing Flatten is dropped, export-cpp has no kernel
+for it and it moves no byte), on one seeded random input:
+
+1. reference: the graph run by aidge_backend_cpu (float32, NCHW);
+2. default build: `aidge_core.export_utils.export(..., ExportConfig(target="host"))`
+   with Aidge's own memory plan, compiled with g++ and run. Its outputs must agree
+   with the reference (max |diff| <= 1e-4 · max |ref|); a model whose default build
+   does not agree is reported as such and fails, never silently compared;
+3. memplan build: the same export under `memplan.aidge.patch_export(strategy=...)`.
+   Its outputs must be byte-identical to the default build's, its `mem_0` must equal
+   the peak memplan reports for the plan, and that peak must be at most Aidge's.
+   `memplan convert --format export-cpp` of the plan written to the stats folder
+   must give every output `*_MEM_*` macro of the generated layer headers, exactly;
+4. corrupted build: memplan's plan with one memory space moved onto another space
+   live at the same time. `memplan check` must flag that plan and its build must
+   compute different outputs, so the comparison in 3 can fail.
+
+Builds use g++ directly (-O2); object files of the generated sources are cached by
+content, so the weights (the bulk of the compile time) compile once per model.
+The program that runs a build is the export's own `model_forward` with a small
+main that writes every output the reference graph has, as raw bytes.
+
+Outputs a table (model, Aidge's mem_0, memplan's mem_0, lower bound, outputs) and
+"N passed, N failed". Needs the venv with aidge-core, aidge-backend-cpu, aidge-onnx,
+aidge-export-cpp 0.10.1 and memplan installed (`pip install .`; scripts/setup.sh
+python does both).
+
+Usage: .venv/bin/python tests/parity/exportcpp_diff.py [--size 64] [--strategy best]
+       [--markdown] [MODEL ...]
+"""
+
+import argparse
+import concurrent.futures
+import contextlib
+import gzip
+import hashlib
+import io
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MODELS_DIR = ROOT / "tests" / "data" / "bench" / "models"
+MODELS = ["squeezenet1_1", "resnet18", "mobilenet_v2", "efficientnet_b0"]
+CXX = [os.environ.get("CXX", "g++"), "-std=c++17", "-O2"]
+
+
+def prepared_onnx(name, path, seed=0):
+    """The bench model with seeded random weights (He-scaled normal) and no trailing
+    Flatten, saved at `path`."""
+    m = onnx.load_from_string(gzip.open(MODELS_DIR / f"{name}.onnx.gz").read())
+    rng = np.random.default_rng(seed)
+    for init in m.graph.initializer:
+        a = numpy_helper.to_array(init)
+        if a.dtype == np.float32 and a.size > 16:
+            fan_in = int(np.prod(a.shape[1:])) if a.ndim > 1 else a.size
+            w = rng.standard_normal(a.shape) * np.sqrt(2.0 / fan_in)
+            init.CopyFrom(numpy_helper.from_array(w.astype(np.float32), init.name))
+    outputs = {o.name: o for o in m.graph.output}
+    for node in list(m.graph.node):
+        if node.op_type == "Flatten" and node.output[0] in outputs:
+            out = outputs[node.output[0]]
+            out.name = node.input[0]
+            out.type.tensor_type.ClearField("shape")
+            m.graph.node.remove(node)
+    onnx.save(m, path)
+
+
+def load_graph(path):
+    import aidge_core
+    import aidge_onnx
+    with contextlib.redirect_stdout(io.StringIO()):
+        graph = aidge_onnx.load_onnx(str(path))
+    aidge_core.remove_flatten(graph)
+    clip_bounds_as_attributes(graph)
+    return graph
+
+
+def clip_bounds_as_attributes(graph):
+    """Copies a Clip's min/max inputs (ONNX opset >= 11: MobileNet-v2's ReLU6) into
+    its attributes. aidge-export-cpp 0.10.1 reads only the attributes (its Clip.py:
+    `node.get_operator().attr.min`), which stay at -/+FLT_MAX when the bounds come
+    as inputs, so its build computes no clipping at all while aidge_backend_cpu
+    clips (max |diff| / max |ref| = 3.6e6 on MobileNet-v2). With the attributes set
+    both compute ReLU6. See docs/aidge-parity.md."""
+    for node in graph.get_nodes():
+        if node.type() != "Clip":
+            continue
+        for k, name in ((1, "min"), (2, "max")):
+            parent = node.input(k)[0] if k < node.get_nb_inputs() else None
+            if parent is not None and parent.type() == "Producer":
+                value = np.array(parent.get_operator().get_output(0)).ravel()
+                setattr(node.get_operator().attr, name, float(value[0]))
+
+
+def reference(path, x):
+    """The outputs aidge_backend_cpu computes, in the graph's output order."""
+    import aidge_core
+    graph = load_graph(path)
+    graph.set_backend("cpu")
+    graph.set_datatype(aidge_core.dtype.float32)
+    graph.forward_dims([list(x.shape)], True)
+    scheduler = aidge_core.SequentialScheduler(graph)
+    scheduler.forward(data=[aidge_core.Tensor(x)])
+    return [np.array(node.get_operator().get_output(i)).astype(np.float32).ravel()
+            for node, i in graph.get_ordered_outputs()]
+
+
+def export(path, x, folder):
+    """Runs the real export of the graph at `path` into `folder`; returns mem_0's size."""
+    import aidge_core
+    import aidge_export_cpp  # noqa: F401  (registers the C++ kernels)
+    from aidge_core.export_utils.config import ExportConfig
+    graph = load_graph(path)
+    config = ExportConfig(target="host", export_folder=str(folder), compile=False,
+                          dformat="nchw")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        aidge_core.export_utils.export(graph, config, input_tensors=[aidge_core.Tensor(x)],
+                                       nb_test=0)
+    forward = (folder / "dnn" / "src" / "forward.cpp").read_text()
+    return int(re.search(r"static unsigned char mem_0\[(\d+)\];", forward).group(1))
+
+
+def harness_main(folder, counts):
+    """A main() for the export that writes the first len(counts) outputs of
+    model_forward as raw bytes to stdout (the generated main prints 100 rounded
+    values). Outputs past the reference graph's (MaxPool indices export-cpp keeps
+    as graph outputs but never writes) are passed but not written."""
+    main = (folder / "main.cpp").read_text()
+    decls = re.findall(r"^\s*(\w+)\* (\w+) = nullptr;", main, re.M)
+    call = re.search(r"model_forward\((.*?)\);", main, re.S).group(0)
+    if len(decls) < len(counts):
+        raise RuntimeError(f"{folder}: main.cpp has {len(decls)} outputs, "
+                           f"the reference {len(counts)}")
+    includes = "".join(line + "\n" for line in main.splitlines() if line.startswith("#include"))
+    body = "".join(f"    {t}* {n} = nullptr;\n" for t, n in decls)
+    writes = "".join(f"    fwrite({n}, sizeof({t}), {c}, stdout);\n"
+                     for (t, n), c in zip(decls, counts))
+    return f"{includes}\nint main()\n{{\n{body}    {call}\n{writes}    return 0;\n}}\n"
+
+
+def build_and_run(folder, counts, cache):
+    """Compiles the export in `folder` with g++ (objects cached by content) and
+    returns what its harness main writes."""
+    (folder / "harness.cpp").write_text(harness_main(folder, counts))
+    sources = [p for p in folder.rglob("*.cpp") if p.name != "main.cpp"]
+    includes = ["-I", str(folder / "dnn"), "-I", str(folder / "dnn" / "include"), "-I", str(folder)]
+    # A parameter file includes only its own declaration; anything else may include
+    # the layer headers, which hold the memory plan: hash those with it.
+    layers = b"".join(h.read_bytes() for h in sorted((folder / "dnn" / "include").rglob("*"))
+                      if h.is_file() and "parameters" not in h.parts)
+    objects, todo = [], []
+    for src in sources:
+        extra = b"" if src.parent.name == "parameters" else layers
+        key = hashlib.sha256(src.name.encode() + src.read_bytes() + extra).hexdigest()
+        obj = cache / f"{key}.o"
+        objects.append(str(obj))
+        if not obj.exists():
+            todo.append((src, obj))
+
+    def compile_one(job):
+        src, obj = job
+        tmp = obj.with_suffix(".tmp")
+        r = subprocess.run(CXX + includes + ["-c", str(src), "-o", str(tmp)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"g++ {src.relative_to(folder)}: {r.stderr[-2000:]}")
+        tmp.rename(obj)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        list(pool.map(compile_one, todo))
+    exe = folder / "run"
+    subprocess.run(CXX + objects + ["-o", str(exe)], check=True)
+    return subprocess.run([str(exe)], capture_output=True, check=True).stdout
+
+
+MACRO = re.compile(r"^#define (\w+_OUTPUT_\d+_MEM_[A-Z_]+) (\S+)$", re.M)
+
+
+def compare_macros(folder, plan_text):
+    """None when `memplan convert --format export-cpp` of the plan the export used
+    gives exactly the output MEMINFO macros of the generated layer headers."""
+    from memplan import _native
+    ours = dict(MACRO.findall(_native.convert(plan_text, "plan.json", "export-cpp")))
+    theirs = {}
+    for header in (folder / "dnn" / "include" / "layers").glob("*.h"):
+        theirs.update(MACRO.findall(header.read_text()))
+    missing = sorted(set(theirs) - set(ours))
+    if missing:
+        return f"{len(missing)} macros missing, e.g. {missing[0]}"
+    wrong = sorted(k for k in theirs if theirs[k] != ours[k])
+    if wrong:
+        return f"{wrong[0]} = {ours[wrong[0]]}, the export writes {theirs[wrong[0]]}"
+    return None
+
+
+def corrupting(strategy):
+    """A memory_manager that takes memplan's plan and moves one space onto another
+    that is live at the same time (the first pair found, largest first); returns the
+    hook and a dict that receives the corrupted plan's check problems."""
+    from memplan import _native
+    from memplan.aidge import hook
+    seen = {}
+
+    def corrupted(scheduler, *args, **kwargs):
+        mem_size, _ = hook.memory_manager(scheduler, *args, strategy=strategy, **kwargs)
+        folder = pathlib.Path(kwargs["stats_folder"])
+        doc = json.loads((folder / "memory_info.memplan.json").read_text())
+        plan = doc["plan"]
+        spaces = plan["spaces"]
+        last = plan["max_lifetime"]
+
+        def live(s):
+            end = s["released"] if s.get("released") is not None and not s.get("has_deps") else last
+            return s["allocated"], end
+
+        order = sorted(range(len(spaces)), key=lambda i: -spaces[i]["size"])
+        pair = next(((a, b) for a in order for b in order if a != b
+                     and spaces[b]["size"] <= spaces[a]["size"]
+                     and spaces[a]["offset"] != spaces[b]["offset"]
+                     and max(live(spaces[a])[0], live(spaces[b])[0])
+                     <= min(live(spaces[a])[1], live(spaces[b])[1])), None)
+        a, b = pair
+        shift = spaces[a]["offset"] - spaces[b]["offset"]
+        spaces[b]["offset"] += shift
+        for p in plan["planes"]:
+            if p["space"] == b:
+                p["cont_offset"] += shift
+                if p["wrap_size"]:
+                    p["wrap_offset"] += shift
+        seen["problems"] = _native.check(json.dumps(doc), "corrupted plan")
+        return mem_size, hook._records(scheduler, plan)
+
+    return corrupted, seen
+
+
+def run_model(name, size, strategy, tmp, cache):
+    from memplan.aidge import patch_export
+    import importlib
+    onnx_path = tmp / f"{name}.onnx"
+    prepared_onnx(name, onnx_path)
+    x = np.random.default_rng(1).standard_normal((1, 3, size, size)).astype(np.float32)
+    ref = reference(onnx_path, x)
+    counts = [r.size for r in ref]
+    row = {"model": name, "size": size}
+
+    aidge_mem = export(onnx_path, x, tmp / f"{name}-aidge")
+    default = build_and_run(tmp / f"{name}-aidge", counts, cache)
+    got = np.frombuffer(default, dtype=np.float32)
+    want = np.concatenate(ref)
+    err = float(np.max(np.abs(got - want)) / max(float(np.max(np.abs(want))), 1e-30))
+    row.update(aidge=aidge_mem, default_vs_backend=err)
+    if not err <= 1e-4:
+        row["fail"] = (f"the default export-cpp build disagrees with aidge_backend_cpu "
+                       f"(max |diff| / max |ref| = {err:.3g}): not used as a reference")
+        return row
+
+    with patch_export(strategy=strategy):
+        ours_mem = export(onnx_path, x, tmp / f"{name}-memplan")
+    stats = tmp / f"{name}-memplan" / "stats" / "memory_info.memplan.json"
+    from memplan import _native
+    _, report = _native.plan(stats.read_text(), stats.name, "aidge", 0)
+    report = json.loads(report)
+    macro_diff = compare_macros(tmp / f"{name}-memplan", stats.read_text())
+    if macro_diff:
+        row["fail"] = f"memplan convert --format export-cpp: {macro_diff}"
+        return row
+    ours = build_and_run(tmp / f"{name}-memplan", counts, cache)
+    row.update(memplan=ours_mem, peak=int(report["peak"]), bound=int(report["lower_bound"]),
+               identical=ours == default)
+    if ours != default:
+        row["fail"] = "memplan's build computes different outputs"
+    elif ours_mem != int(report["peak"]):
+        row["fail"] = f"mem_0 is {ours_mem} B, memplan reports a peak of {report['peak']} B"
+    elif ours_mem > aidge_mem:
+        row["fail"] = f"memplan's arena ({ours_mem} B) is larger than Aidge's ({aidge_mem} B)"
+    if "fail" in row:
+        return row
+
+    module = importlib.import_module("aidge_core.export_utils.export")
+    original = module.generate_optimized_memory_info
+    hook, seen = corrupting(strategy)
+    module.generate_optimized_memory_info = hook
+    try:
+        export(onnx_path, x, tmp / f"{name}-corrupt")
+    finally:
+        module.generate_optimized_memory_info = original
+    corrupt = build_and_run(tmp / f"{name}-corrupt", counts, cache)
+    row["corrupt_changes"] = corrupt != default
+    row["corrupt_flagged"] = bool(seen.get("problems"))
+    if not seen.get("problems"):
+        row["fail"] = "memplan check does not flag the corrupted plan"
+    elif corrupt == default:
+        row["fail"] = "the corrupted plan computes the same outputs: the comparison cannot fail"
+    return row
+
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("models", nargs="*", default=MODELS)
+    ap.add_argument("--size", type=int, default=64, help="input height and width")
+    ap.add_argument("--strategy", default="best")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    a = ap.parse_args(argv[1:])
+    import aidge_core
+    aidge_core.Log.set_console_level(aidge_core.Level.Error)
+    passed = failed = 0
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        cache = tmp / "objects"
+        cache.mkdir()
+        for name in a.models:
+            try:
+                row = run_model(name, a.size, a.strategy, tmp, cache)
+            except Exception as e:  # a crash of one model is that model's failure
+                row = {"model": name, "size": a.size, "fail": f"{type(e).__name__}: {e}"}
+            rows.append(row)
+            if "fail" in row:
+                failed += 1
+                print(f"FAIL {name}: {row['fail']}", flush=True)
+            else:
+                passed += 1
+            print(json.dumps(row), flush=True)
+    if a.markdown:
+        print("\n| model | input | Aidge `mem_0` (B) | memplan `mem_0` (B) | lower bound (B) | saved |"
+              " outputs vs Aidge's build | default build vs aidge_backend_cpu |")
+        print("|---|---|---:|---:|---:|---:|---|---|")
+        for r in rows:
+            if "memplan" not in r:
+                continue
+            saved = 100.0 * (r["aidge"] - r["memplan"]) / r["aidge"]
+            print(f"| {r['model']} | {r['size']}×{r['size']} | {r['aidge']:,} | {r['memplan']:,} |"
+                  f" {r['bound']:,} | {saved:.1f} % |"
+                  f" {'bit-identical' if r['identical'] else 'DIFFERENT'} |"
+                  f" max rel. diff {r['default_vs_backend']:.1e} |")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
