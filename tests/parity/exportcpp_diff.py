@@ -125,7 +125,9 @@ def export(path, x, folder):
     graph = load_graph(path)
     config = ExportConfig(target="host", export_folder=str(folder), compile=False,
                           dformat="nchw")
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    # (the export also writes exported_graph.mmd into the working directory)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+            contextlib.chdir(folder.parent):
         aidge_core.export_utils.export(graph, config, input_tensors=[aidge_core.Tensor(x)],
                                        nb_test=0)
     forward = (folder / "dnn" / "src" / "forward.cpp").read_text()
