@@ -1,7 +1,8 @@
 //! The `// MEMINFO CONF` output macros of aidge-export-cpp 0.10.1's layer headers,
 //! written exactly as its `templates/configuration/_meminfo.jinja` writes them from
 //! `generate_optimized_memory_info`'s records ([`super::mem_info`]): per output of
-//! every node but Producers (export-cpp writes no layer for them),
+//! every node (Producers too: export-cpp writes their standalone records into
+//! `layers/<NODE>.h` as well),
 //! `<NODE>_OUTPUT_<i>_MEM_{SIZE,OFFSET,STRIDE,LENGTH,CONT_OFFSET,CONT_SIZE,WRAP_OFFSET,WRAP_SIZE}`,
 //! the last four zero unless the output wraps around. For users who move a plan into
 //! an existing build by hand; `memplan.aidge.patch_export` does it during the export.
@@ -23,7 +24,7 @@ pub fn write(plan: &Plan, schedule: Option<&Schedule>) -> String {
         let _ = writeln!(out, "// static unsigned char mem_{i}[{peak}];");
     }
     for node in records(plan, schedule) {
-        if node.producer || node.outputs.is_empty() {
+        if node.outputs.is_empty() {
             continue;
         }
         let _ = writeln!(out, "\n// {} ({})", node.node, node.kind);

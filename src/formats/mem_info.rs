@@ -38,9 +38,6 @@ pub(crate) struct NodeInfo<'a> {
     pub node: &'a str,
     #[serde(rename = "type")]
     pub kind: &'a str,
-    /// Not written: export-cpp writes no layer for a Producer.
-    #[serde(skip)]
-    pub producer: bool,
     pub outputs: Vec<Record>,
 }
 
@@ -163,7 +160,6 @@ pub(crate) fn records<'a>(plan: &'a Plan, schedule: Option<&'a Schedule>) -> Vec
             NodeInfo {
                 node: &step.name,
                 kind: &step.kind,
-                producer: node.is_some_and(|n| n.producer),
                 outputs,
             }
         })
