@@ -13,7 +13,8 @@ without wrap-around, auto-concat, optimize, two memory components, alignment):
    to the stats folder passes ``memplan check`` when Aidge's does, and its
    ``memory_info.txt`` reads back with the returned peak;
 3. ``patch_export`` installs the hook where ``aidge_core.export_utils.export``
-   looks it up and puts Aidge's back on exit.
+   looks it up and puts Aidge's back on exit, and the deprecated
+   ``aidge_export_cpp.export`` entry point uses it too (its ``mem_0`` is memplan's peak).
 
 Needs the compiled module (`pip install -e .`, scripts/setup.sh python).
 Usage: .venv/bin/python tests/parity/hook_diff.py [CASE ...]
@@ -150,6 +151,37 @@ def check_patch():
     return None
 
 
+def check_legacy_entry(tmp):
+    """`aidge_export_cpp.export` (deprecated, legacy adaptation) goes through the
+    patched `generate_optimized_memory_info` too: its arena is memplan's peak."""
+    import contextlib
+    import io
+    import re
+
+    import aidge_export_cpp
+    import numpy as np
+    scheduler = aidge_cases.scheduler("residual")
+    x = aidge_core.Tensor(np.random.default_rng(0).standard_normal((1, 3, 12, 12))
+                          .astype(np.float32))
+    folder = pathlib.Path(tmp) / "legacy-export"
+    with patch_export(strategy="best"), contextlib.chdir(tmp), \
+            contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            aidge_export_cpp.export(str(folder), scheduler.graph_view(), scheduler,
+                                    inputs_tensor=[x])
+        except FileNotFoundError:  # it then builds with cmake, which may be absent
+            pass
+    stats = folder / "stats" / "memory_info.memplan.json"
+    if not stats.exists():
+        return "aidge_export_cpp.export did not plan with memplan's memory manager"
+    _, report = _native.plan(stats.read_text(), stats.name, "aidge", 0)
+    forward = (folder / "dnn" / "src" / "forward.cpp").read_text()
+    mem = int(re.search(r"static unsigned char mem_0\[(\d+)\];", forward).group(1))
+    if mem != int(json.loads(report)["peak"]):
+        return f"mem_0 is {mem} B, memplan's plan peaks at {json.loads(report)['peak']} B"
+    return None
+
+
 def main(argv):
     cases = argv[1:] or ["squeezenet1_1", "resnet18", "branches", "residual", "split"]
     passed = failed = 0
@@ -164,6 +196,7 @@ def main(argv):
 
     record("patch_export", check_patch())
     with tempfile.TemporaryDirectory() as tmp:
+        record("aidge_export_cpp.export", check_legacy_entry(tmp))
         for case in cases:
             start = time.monotonic()
             scheduler = aidge_cases.scheduler(case)
