@@ -9,17 +9,9 @@ fn memplan() -> Command {
     Command::cargo_bin("memplan").unwrap()
 }
 
-fn bench() -> Option<PathBuf> {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench"));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!(
-            "note: {} is absent; skipping the bench tests",
-            dir.display()
-        );
-        None
-    }
+/// The reference bench copied into the repository (tests/data/bench/README.md).
+fn bench() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bench")
 }
 
 fn temp(name: &str, content: &str) -> PathBuf {
@@ -32,7 +24,7 @@ fn temp(name: &str, content: &str) -> PathBuf {
 
 #[test]
 fn stats_json_gives_golden_peaks_for_every_real_plan() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     let golden = std::fs::read_to_string(bench.join("aidge/golden.log")).unwrap();
     let mut seen = 0;
     for line in golden.lines() {
@@ -64,7 +56,7 @@ fn stats_json_gives_golden_peaks_for_every_real_plan() {
 
 #[test]
 fn check_exit_statuses() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     memplan()
         .arg("check")
         .arg(bench.join("aidge/efficientnet_b0-single-wrap-None/memory_info.txt"))
@@ -130,7 +122,7 @@ fn unreadable_inputs_exit_2_without_panicking() {
 
 #[test]
 fn convert_round_trips_and_picks_formats_by_extension() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     let log = bench.join("aidge/mobilenet_v2-single-wrap-None/memory_info.txt");
     let original = std::fs::read_to_string(&log).unwrap();
     memplan()
@@ -186,7 +178,7 @@ fn convert_round_trips_and_picks_formats_by_extension() {
 
 #[test]
 fn plan_places_a_buffer_list_validly() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     let out = temp("placed.json", "");
     memplan()
         .arg("plan")
@@ -204,7 +196,7 @@ fn plan_places_a_buffer_list_validly() {
 /// parity test (not all exact yet).
 #[test]
 fn plan_reproduces_aidge_peaks_from_schedules() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     let golden = std::fs::read_to_string(bench.join("aidge/golden.log")).unwrap();
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/aidge");
     for line in golden

@@ -9,7 +9,7 @@ use memplan::scene::{
     self, hit_test, render, Call, Chart, Options, Pattern, RecordingPainter, View,
 };
 
-const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench/aidge");
+const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/bench/aidge");
 
 fn load(case: &str) -> Plan {
     let path = format!("{BENCH}/{case}/memory_info.txt");
