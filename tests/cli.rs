@@ -176,6 +176,79 @@ fn convert_round_trips_and_picks_formats_by_extension() {
         .stderr(predicate::str::contains("out.xyz"));
 }
 
+/// Aidge's auto-concat on Inception blocks (4-input Concats) wraps some plane sizes
+/// below zero in `size_t` and prints their ends past 2^64; this log was written by the
+/// real wheel (tests/parity/wrapped_log_diff.py, which also found the peak 4224 and the
+/// five broken planes in Aidge's own plan).
+#[test]
+fn a_log_with_ends_past_2_64_opens_and_check_names_its_broken_planes() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/formats/inception-autoconcat.memory_info.txt");
+    let original = std::fs::read_to_string(&log).unwrap();
+    assert!(original.contains("-> 18446744073709552384 (0x10000000000000300U)"));
+    let out = memplan()
+        .arg("stats")
+        .arg(&log)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["peak"], 4224);
+    assert_eq!(stats["planes"], 18);
+    let out = memplan().arg("check").arg(&log).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    let mut broken: Vec<&str> = report
+        .lines()
+        .filter(|l| l.contains("leaves space"))
+        .filter_map(|l| l.split_once(" (")?.1.split_once(")"))
+        .map(|(name, _)| name)
+        .collect();
+    broken.sort_unstable();
+    assert_eq!(
+        broken,
+        [
+            "i3a_b3b#0",
+            "i3a_b4#0",
+            "i3b_b2b#0",
+            "i3b_b3b#0",
+            "i3b_b4#0"
+        ]
+    );
+    assert!(report.contains(
+        "plane 13 (i3b_b2b#0): wrapped part [1792, 18446744073709552384) leaves space 5 [1792, 3072)"
+    ));
+    // The text and memplan JSON keep every byte: convert back gives Aidge's file.
+    memplan()
+        .arg("convert")
+        .arg(&log)
+        .args(["-o", "-", "--format", "aidge-single"])
+        .assert()
+        .code(0)
+        .stdout(original.clone());
+    let json = temp("wrapped.json", "");
+    memplan()
+        .arg("convert")
+        .arg(&log)
+        .arg("-o")
+        .arg(&json)
+        .assert()
+        .code(0);
+    memplan()
+        .arg("convert")
+        .arg(&json)
+        .args(["-o", "-", "--format", "aidge-single"])
+        .assert()
+        .code(0)
+        .stdout(original);
+}
+
 #[test]
 fn plan_places_a_buffer_list_validly() {
     let bench = bench();
