@@ -30,7 +30,7 @@ for (const n of sizes.length ? sizes : [100000, 1000000]) {
     cases.push([`synthetic ${n.toLocaleString('en-US')} planes JSON (wrap + stride), as loaded`, json, 'aidge']);
   }
 }
-fs.copyFileSync(path.join(root, '../shared/bench/minimalloc/C.1048576.csv'), path.join(tmp, 'C.1048576.csv'));
+fs.copyFileSync(path.join(root, 'tests/data/bench/minimalloc/C.1048576.csv'), path.join(tmp, 'C.1048576.csv'));
 cases.push(['MiniMalloc C (203 buffers), best', 'C.1048576.csv', 'best']);
 
 const { server, url } = await serve(dist, 0);

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bench = path.resolve(root, '../shared/bench');
+const bench = path.join(root, 'tests/data/bench');
 const dist = path.resolve(root, process.env.MEMPLAN_DIST ?? 'dist');
 
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;

@@ -18,21 +18,9 @@ wasm-bindgen --target web --no-typescript --out-dir "$dist/pkg" \
   "$target"/wasm32-unknown-unknown/release/memplan.wasm
 cp -R www/. "$dist/"
 
-# The default sample: ResNet-18's schedule as exported from the real wheel (the page
-# plans it the way Aidge 0.10.1 does by default), else Aidge's own log of that plan.
+# The default sample, tracked in the repository: ResNet-18's schedule as exported from
+# the real wheel (the page plans it the way Aidge 0.10.1 does by default).
 sample=tests/data/aidge/resnet18-multi-None.json
-if [ ! -f "$sample" ]; then
-  sample=../shared/bench/aidge/resnet18-multi-None/memory_info.txt
-fi
-if [ -f "$sample" ]; then
-  case "$sample" in
-    */memory_info.txt) name="$(basename "$(dirname "$sample")").memory_info.txt" ;;
-    *) name="$(basename "$sample")" ;;
-  esac
-  cp "$sample" "$dist/sample/$name"
-  printf '["%s"]\n' "$name" > "$dist/sample/manifest.json"
-else
-  say "no sample plan found; the page opens empty"
-  echo '[]' > "$dist/sample/manifest.json"
-fi
+cp "$sample" "$dist/sample/"
+printf '["%s"]\n' "$(basename "$sample")" > "$dist/sample/manifest.json"
 say "$dist/ ready ($(du -sh "$dist" | cut -f1))"

@@ -120,7 +120,7 @@ pub fn check(plan: &Plan) -> Report {
                 let msg = format!(
                     "space {i} [{}, {}) exceeds the capacity {cap} of component {}",
                     s.offset,
-                    fmt_end(end),
+                    u128::from(s.offset) + u128::from(s.size),
                     plan.components[s.component].name
                 );
                 report.push(ProblemKind::OverCapacity, vec![], vec![i], msg);
@@ -176,12 +176,12 @@ pub fn check(plan: &Plan) -> Report {
             (p.wrap_offset, p.wrap_size, "wrapped"),
         ];
         for (off, size, what) in parts {
-            let end = off.checked_add(size);
-            if size > 0 && (off < lo || end.map_or(true, |e| e > hi)) {
+            // In 128 bits: a size that wrapped in Aidge's `size_t` ends past 2^64.
+            let end = u128::from(off) + u128::from(size);
+            if size > 0 && (off < lo || end > u128::from(hi)) {
                 let msg = format!(
-                    "{}: {what} part [{off}, {}) leaves space {} [{lo}, {hi})",
+                    "{}: {what} part [{off}, {end}) leaves space {} [{lo}, {hi})",
                     who(),
-                    fmt_end(end),
                     p.space
                 );
                 report.push(ProblemKind::PlaneOutsideSpace, vec![i], vec![p.space], msg);
@@ -215,10 +215,6 @@ pub fn check(plan: &Plan) -> Report {
     plane_overlaps(plan, &mut report);
     space_overlaps(plan, &mut report);
     report
-}
-
-fn fmt_end(end: Option<Bytes>) -> String {
-    end.map_or_else(|| "2^64+".into(), |e| e.to_string())
 }
 
 /// `conv1_0` style name of a plane (node name and plane index), or its label.

@@ -451,6 +451,13 @@ refused!(
     "does not match 3072"
 );
 refused!(
+    log_part_of_2_64_bytes,
+    "log-part-of-2-64-bytes.txt",
+    2,
+    "line 5, column 27",
+    "end 18446744073709552640 is 2^64 or more bytes after start 1024"
+);
+refused!(
     log_hex_mismatch,
     "log-hex-mismatch.txt",
     2,

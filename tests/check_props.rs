@@ -140,12 +140,9 @@ proptest! {
 fn a_moved_space_in_a_real_plan_is_caught() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/bench/aidge/resnet18-single-None/planes.json"
+        "/tests/data/bench/aidge/resnet18-single-None/planes.json"
     );
-    let Ok(bytes) = std::fs::read(path) else {
-        eprintln!("note: {path} is absent; skipping");
-        return;
-    };
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut plan = formats::resolve_plan(&formats::load(path, &bytes).unwrap()).unwrap();
     assert!(check(&plan).is_valid());
     // Move the space of the maxpool output (live 2..=6) onto the conv1 space (live 0..=2).

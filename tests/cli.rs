@@ -9,17 +9,9 @@ fn memplan() -> Command {
     Command::cargo_bin("memplan").unwrap()
 }
 
-fn bench() -> Option<PathBuf> {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench"));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!(
-            "note: {} is absent; skipping the bench tests",
-            dir.display()
-        );
-        None
-    }
+/// The reference bench copied into the repository (tests/data/bench/README.md).
+fn bench() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bench")
 }
 
 fn temp(name: &str, content: &str) -> PathBuf {
@@ -32,7 +24,7 @@ fn temp(name: &str, content: &str) -> PathBuf {
 
 #[test]
 fn stats_json_gives_golden_peaks_for_every_real_plan() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     let golden = std::fs::read_to_string(bench.join("aidge/golden.log")).unwrap();
     let mut seen = 0;
     for line in golden.lines() {
@@ -64,7 +56,7 @@ fn stats_json_gives_golden_peaks_for_every_real_plan() {
 
 #[test]
 fn check_exit_statuses() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     memplan()
         .arg("check")
         .arg(bench.join("aidge/efficientnet_b0-single-wrap-None/memory_info.txt"))
@@ -130,7 +122,7 @@ fn unreadable_inputs_exit_2_without_panicking() {
 
 #[test]
 fn convert_round_trips_and_picks_formats_by_extension() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     let log = bench.join("aidge/mobilenet_v2-single-wrap-None/memory_info.txt");
     let original = std::fs::read_to_string(&log).unwrap();
     memplan()
@@ -184,9 +176,82 @@ fn convert_round_trips_and_picks_formats_by_extension() {
         .stderr(predicate::str::contains("out.xyz"));
 }
 
+/// Aidge's auto-concat on Inception blocks (4-input Concats) wraps some plane sizes
+/// below zero in `size_t` and prints their ends past 2^64; this log was written by the
+/// real wheel (tests/parity/wrapped_log_diff.py, which also found the peak 4224 and the
+/// five broken planes in Aidge's own plan).
+#[test]
+fn a_log_with_ends_past_2_64_opens_and_check_names_its_broken_planes() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/formats/inception-autoconcat.memory_info.txt");
+    let original = std::fs::read_to_string(&log).unwrap();
+    assert!(original.contains("-> 18446744073709552384 (0x10000000000000300U)"));
+    let out = memplan()
+        .arg("stats")
+        .arg(&log)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["peak"], 4224);
+    assert_eq!(stats["planes"], 18);
+    let out = memplan().arg("check").arg(&log).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    let mut broken: Vec<&str> = report
+        .lines()
+        .filter(|l| l.contains("leaves space"))
+        .filter_map(|l| l.split_once(" (")?.1.split_once(")"))
+        .map(|(name, _)| name)
+        .collect();
+    broken.sort_unstable();
+    assert_eq!(
+        broken,
+        [
+            "i3a_b3b#0",
+            "i3a_b4#0",
+            "i3b_b2b#0",
+            "i3b_b3b#0",
+            "i3b_b4#0"
+        ]
+    );
+    assert!(report.contains(
+        "plane 13 (i3b_b2b#0): wrapped part [1792, 18446744073709552384) leaves space 5 [1792, 3072)"
+    ));
+    // The text and memplan JSON keep every byte: convert back gives Aidge's file.
+    memplan()
+        .arg("convert")
+        .arg(&log)
+        .args(["-o", "-", "--format", "aidge-single"])
+        .assert()
+        .code(0)
+        .stdout(original.clone());
+    let json = temp("wrapped.json", "");
+    memplan()
+        .arg("convert")
+        .arg(&log)
+        .arg("-o")
+        .arg(&json)
+        .assert()
+        .code(0);
+    memplan()
+        .arg("convert")
+        .arg(&json)
+        .args(["-o", "-", "--format", "aidge-single"])
+        .assert()
+        .code(0)
+        .stdout(original);
+}
+
 #[test]
 fn plan_places_a_buffer_list_validly() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     let out = temp("placed.json", "");
     memplan()
         .arg("plan")
@@ -204,7 +269,7 @@ fn plan_places_a_buffer_list_validly() {
 /// parity test (not all exact yet).
 #[test]
 fn plan_reproduces_aidge_peaks_from_schedules() {
-    let Some(bench) = bench() else { return };
+    let bench = bench();
     let golden = std::fs::read_to_string(bench.join("aidge/golden.log")).unwrap();
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/aidge");
     for line in golden

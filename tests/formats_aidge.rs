@@ -1,4 +1,4 @@
-//! The 28 real Aidge 0.10.1 plans in shared/bench/aidge: every `memory_info.txt`
+//! The 28 real Aidge 0.10.1 plans in tests/data/bench/aidge: every `memory_info.txt`
 //! imports with the peak of golden.log, checks clean, and writes back byte for byte;
 //! every `planes.json` (the exact plan with its spaces) checks clean and agrees with
 //! the log's planes.
@@ -7,20 +7,9 @@ use memplan::formats::{self, Format, LogDialect};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-fn bench() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/bench/aidge"
-    ));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!(
-            "note: {} is absent; skipping the real-plan tests",
-            dir.display()
-        );
-        None
-    }
+/// Aidge's logs and plans in the bench copied into the repository.
+fn bench() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bench/aidge")
 }
 
 /// golden.log: `NAME: peak=P steps=S T`.
@@ -44,7 +33,7 @@ fn load(path: &Path) -> formats::Document {
 
 #[test]
 fn every_real_log_imports_with_its_peak_checks_clean_and_round_trips() {
-    let Some(dir) = bench() else { return };
+    let dir = bench();
     let golden = golden(&dir);
     assert_eq!(golden.len(), 28);
     for (name, peak) in &golden {
@@ -79,7 +68,7 @@ fn every_real_log_imports_with_its_peak_checks_clean_and_round_trips() {
 
 #[test]
 fn every_real_planes_dump_checks_clean_and_matches_its_log() {
-    let Some(dir) = bench() else { return };
+    let dir = bench();
     for (name, peak) in golden(&dir) {
         let doc = load(&dir.join(&name).join("planes.json"));
         assert_eq!(doc.format, Format::AidgePlanes);
@@ -133,7 +122,7 @@ fn every_real_planes_dump_checks_clean_and_matches_its_log() {
 /// from the same planes (`size`, `offset` = contiguous offset, ...), in step order.
 #[test]
 fn mem_info_records_follow_the_python_dicts() {
-    let Some(dir) = bench() else { return };
+    let dir = bench();
     for name in [
         "resnet18-single-wrap-None",
         "mobilenet_v2-autoconcat-None",

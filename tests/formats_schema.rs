@@ -98,15 +98,11 @@ fn written_plans_and_buffer_lists_match_the_schema() {
     assert_eq!(errors(&doc), Vec::<String>::new());
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/bench/aidge/mobilenet_v2-single-wrap-None/planes.json"
+        "/tests/data/bench/aidge/mobilenet_v2-single-wrap-None/planes.json"
     );
-    match std::fs::read(path) {
-        Ok(bytes) => {
-            let doc = memplan::formats::load(path, &bytes).unwrap();
-            assert_eq!(errors(&doc), Vec::<String>::new());
-        }
-        Err(_) => eprintln!("note: {path} is absent; skipped"),
-    }
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let doc = memplan::formats::load(path, &bytes).unwrap();
+    assert_eq!(errors(&doc), Vec::<String>::new());
 }
 
 #[test]

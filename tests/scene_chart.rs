@@ -9,7 +9,7 @@ use memplan::scene::{
     self, hit_test, render, Call, Chart, Options, Pattern, RecordingPainter, View,
 };
 
-const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench/aidge");
+const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/bench/aidge");
 
 fn load(case: &str) -> Plan {
     let path = format!("{BENCH}/{case}/memory_info.txt");
@@ -463,4 +463,41 @@ fn zoom_keeps_the_point_under_the_pointer() {
     view.zoom_address(&chart, 300.0, 2.0);
     let a2 = scene::Layout::new(&chart, &view).address_at(&view, 0, 300.0);
     assert!((a - a2).abs() < 1e-6 * a.max(1.0), "{a} {a2}");
+}
+
+/// Aidge's auto-concat log of two Inception blocks (real wheel): five wrapped parts end
+/// past 2^64. The chart stops at twice the peak so the rest of the plan keeps its rows,
+/// and draws the broken parts up to that edge, outlined as findings.
+#[test]
+fn parts_ending_past_2_64_do_not_crush_the_plan() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/formats/inception-autoconcat.memory_info.txt"
+    );
+    let bytes = std::fs::read(path).unwrap();
+    let plan = formats::resolve_plan(&formats::load(path, &bytes).unwrap()).unwrap();
+    let chart = Chart::new(plan.clone());
+    assert_eq!(chart.lanes[0].peak, 4224);
+    assert_eq!(chart.lanes[0].extent, 2 * 4224);
+    let view = View::fit(&chart, 1280.0, 800.0, 1.0);
+    let (_, f) = frame(&chart, &view, &Options::default());
+    let drawn: std::collections::BTreeSet<usize> = f.drawn.iter().map(|d| d.plane).collect();
+    assert_eq!(drawn.len(), plan.planes.len(), "every plane has rows");
+    let lane = scene::Layout::new(&chart, &view).lanes[0].chart;
+    let wrapped: Vec<usize> = f
+        .drawn
+        .iter()
+        .filter(|d| d.wrapped)
+        .map(|d| d.plane)
+        .collect();
+    assert_eq!(wrapped, [6, 7, 13, 14, 15], "the five broken planes");
+    let edge = expected(&view, &chart, lane, 0.0, 1.0, 0.0, (2 * 4224) as f64).y;
+    for d in f.drawn.iter().filter(|d| d.wrapped) {
+        assert!(chart.flagged[d.plane], "plane {} outlined", d.plane);
+        assert!(
+            (d.rect.y - edge).abs() < 1.0,
+            "plane {} reaches the edge",
+            d.plane
+        );
+    }
 }

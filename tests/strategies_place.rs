@@ -10,7 +10,7 @@ use proptest::prelude::{prop, prop_assert, prop_assert_eq, proptest, ProptestCon
 use proptest::strategy::Strategy as _;
 use std::path::Path;
 
-const BENCH: &str = "/work/shared/bench";
+const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/bench");
 
 fn sets(dir: &str) -> Vec<(String, BufferList)> {
     let dir = Path::new(BENCH).join(dir);

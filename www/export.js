@@ -65,6 +65,7 @@ export function installExport(viewer, anchor, stage, onError) {
     });
     return b;
   };
+  /** The typed size, or the chart's where a field is empty (the Viewer checks the range). */
   const size = () => {
     const w = Number(width.value) || Math.round(stage.clientWidth);
     const h = Number(height.value) || Math.round(stage.clientHeight);
@@ -93,10 +94,14 @@ export function installExport(viewer, anchor, stage, onError) {
       }))),
   );
   menu.append(el('summary', { className: 'button', textContent: 'Export…' }), body);
+  // The fields show the chart's size as a placeholder (what an empty field exports) and
+  // the page never writes into them: `toggle` fires a task after the click that opens
+  // the menu, and a value written then was prepended to digits typed at once (980 +
+  // 1200 → 9,801,200 px, which the Viewer refuses: no download).
   menu.addEventListener('toggle', () => {
     if (menu.open) {
-      if (!width.value) width.value = String(Math.round(stage.clientWidth));
-      if (!height.value) height.value = String(Math.round(stage.clientHeight));
+      width.placeholder = String(Math.round(stage.clientWidth));
+      height.placeholder = String(Math.round(stage.clientHeight));
     }
   });
   anchor.after(menu, status);

@@ -12,9 +12,18 @@
 //! (same ` to r` suffix, or none) and whose *hulls* intersect belong to one space,
 //! transitively. A hull is the contiguous part, or for a wrapped plane everything from
 //! the wrapped part (which restarts at the space's start) to the end of the contiguous
-//! part. Planes that share bytes in the real plan share a real space (only a space's
-//! own planes may overlap while live) and so the same suffix: the rebuilt plan never
-//! shows a conflict the real one lacks, and keeps its peak.
+//! part (which is the space's end: a plane wraps only when it reaches it). Planes that
+//! share bytes in the real plan share a real space (only a space's own planes may
+//! overlap while live) and so the same suffix: the rebuilt plan never shows a conflict
+//! the real one lacks, and keeps its peak.
+//!
+//! Ends past 2^64: Aidge's auto-concat gives some Concat inputs a size that wrapped
+//! below zero in `size_t` (docs/aidge-parity.md), and Python prints `offset + size`
+//! as an unbounded integer, e.g. `18446744073709552640 (0x10000000000000400U)`. Such
+//! an end is read in 128 bits and the part keeps its `size_t` size (`end - start`,
+//! below 2^64), so the plan holds what Aidge's `MemoryManager` held and writes back
+//! the same text. The part does not widen the rebuilt space (the hull stops at the
+//! contiguous part's end): `check` then names the plane whose part leaves its space.
 
 use super::MAX_CLOCK;
 use crate::model::{Bytes, Clock, Component, Plan, Plane, Space, Step};
@@ -57,7 +66,7 @@ impl fmt::Display for LogDialect {
     }
 }
 
-/// One plane line as written.
+/// One plane line as written; parts are `(start, size)`.
 struct Record {
     step: usize,
     index: usize,
@@ -70,13 +79,16 @@ struct Record {
 }
 
 impl Record {
-    /// The bytes the plane's space must span: a wrapped part restarts at the start
-    /// of the space, so a wrapped plane covers everything from there to the end of
-    /// its contiguous part, the gap between its parts included.
+    /// The bytes `[start, end)` the plane's space must span: a wrapped part restarts
+    /// at the start of the space, so a wrapped plane covers everything from there to
+    /// the end of its contiguous part, the gap between its parts included. The end
+    /// saturates at 2^64 - 1: a contiguous part ending past it is out of any space.
     fn hull(&self) -> (Bytes, Bytes) {
+        let (start, size) = self.cont;
+        let end = start.saturating_add(size);
         match self.wrap {
-            Some((a, b)) if b > a => (a.min(self.cont.0), b.max(self.cont.1)),
-            _ => self.cont,
+            Some((a, n)) if n > 0 => (a.min(start), end),
+            _ => (start, end),
         }
     }
 }
@@ -130,15 +142,27 @@ impl<'a> Cursor<'a> {
     }
     fn number(&mut self, what: &str) -> Result<u64> {
         let at = self.pos;
+        let wide = self.wide(what)?;
+        u64::try_from(wide).map_err(|_| {
+            Error::at_line(
+                self.line,
+                at + 1,
+                format!("{what} {wide} does not fit in 64 bits"),
+            )
+        })
+    }
+    /// A whole number in 128 bits: the end of a part may pass 2^64 (module comment).
+    fn wide(&mut self, what: &str) -> Result<u128> {
+        let at = self.pos;
         let d = self.digits(10);
         if d.is_empty() {
             return Err(self.err(format!("expected {what} (a whole number)")));
         }
-        d.parse::<u64>().map_err(|_| {
+        d.parse::<u128>().map_err(|_| {
             Error::at_line(
                 self.line,
                 at + 1,
-                format!("{what} {d} does not fit in 64 bits"),
+                format!("{what} {d} does not fit in 128 bits"),
             )
         })
     }
@@ -155,14 +179,14 @@ impl<'a> Cursor<'a> {
         Ok(v as Clock)
     }
     /// ` (0xHEX U)` after a decimal value, checked against it.
-    fn hex_of(&mut self, value: u64, seen: &mut HexSeen) -> Result<()> {
+    fn hex_of(&mut self, value: u128, seen: &mut HexSeen) -> Result<()> {
         self.expect(" (0x")?;
         let at = self.pos;
         let d = self.digits(16);
         if d.is_empty() {
             return Err(self.err("expected hex digits"));
         }
-        if u64::from_str_radix(d, 16).ok() != Some(value) {
+        if u128::from_str_radix(d, 16).ok() != Some(value) {
             return Err(Error::at_line(
                 self.line,
                 at + 1,
@@ -174,22 +198,30 @@ impl<'a> Cursor<'a> {
         seen.short |= d.len() < 8;
         self.expect("U)")
     }
-    /// `co (0x..U) -> end (0x..U)` → (start, end).
+    /// `co (0x..U) -> end (0x..U)` → (start, size): the end may pass 2^64, the
+    /// size may not (it is a `size_t`).
     fn range(&mut self, seen: &mut HexSeen) -> Result<(Bytes, Bytes)> {
         let start = self.number("an offset")?;
-        self.hex_of(start, seen)?;
+        self.hex_of(start.into(), seen)?;
         self.expect(" -> ")?;
         let at = self.pos;
-        let end = self.number("an end offset")?;
+        let end = self.wide("an end offset")?;
         self.hex_of(end, seen)?;
-        if end < start {
+        let Some(size) = end.checked_sub(start.into()) else {
             return Err(Error::at_line(
                 self.line,
                 at + 1,
                 format!("end {end} is below start {start}"),
             ));
-        }
-        Ok((start, end))
+        };
+        let size = u64::try_from(size).map_err(|_| {
+            Error::at_line(
+                self.line,
+                at + 1,
+                format!("end {end} is 2^64 or more bytes after start {start}"),
+            )
+        })?;
+        Ok((start, size))
     }
 }
 
@@ -245,8 +277,8 @@ fn plane_line(
             cur.rest().trim_end()
         )));
     }
-    let parts = cont.1 - cont.0 + wrap.map_or(0, |w| w.1 - w.0);
-    if parts != size {
+    let parts = u128::from(cont.1) + u128::from(wrap.map_or(0, |w| w.1));
+    if parts != u128::from(size) {
         return Err(cur.err(format!(
             "plane size [{size}] differs from its contiguous and wrapped parts ({parts} bytes)"
         )));
@@ -411,7 +443,7 @@ fn rebuild(steps: Vec<Step>, records: &[Record]) -> Plan {
         .zip(plane_space)
         .map(|(r, s)| {
             let base = spaces[s].offset;
-            let (wrap_offset, wrap_size) = r.wrap.map_or((base, 0), |(a, b)| (a, b - a));
+            let (wrap_offset, wrap_size) = r.wrap.unwrap_or((base, 0));
             Plane {
                 node: r.step,
                 index: r.index,
@@ -423,7 +455,7 @@ fn rebuild(steps: Vec<Step>, records: &[Record]) -> Plan {
                 length: 1,
                 count: 1,
                 cont_offset: r.cont.0,
-                cont_size: r.cont.1 - r.cont.0,
+                cont_size: r.cont.1,
                 wrap_offset,
                 wrap_size,
                 label: None,
@@ -552,6 +584,23 @@ pool:\n  0 3211264 (0x00310000U) -> 4014080 (0x003D4000U) [802816] @ 2 to 6 [MEM
         let (plan, d) = read(n2d2).unwrap();
         assert_eq!(d, LogDialect::N2d2);
         assert_eq!(write(&plan, d), n2d2);
+    }
+
+    #[test]
+    fn an_end_past_2_64_keeps_the_size_t_size_and_does_not_widen_the_space() {
+        // A line of Aidge's auto-concat log of an Inception block (the fixture
+        // tests/data/formats/inception-autoconcat.memory_info.txt).
+        let log = "i3b_b2b:\n  0 2304 (0x00000900U) -> 3072 (0x00000C00U) + 1792 (0x00000700U) \
+                   -> 18446744073709552384 (0x10000000000000300U) [18446744073709551360] @ 12 to 15\n\n";
+        let (plan, dialect) = read(log).unwrap();
+        let p = &plan.planes[0];
+        assert_eq!((p.cont_offset, p.cont_size), (2304, 768));
+        assert_eq!(
+            (p.wrap_offset, p.wrap_size),
+            (1792, 0u64.wrapping_sub(1024))
+        );
+        assert_eq!((plan.spaces[0].offset, plan.spaces[0].size), (1792, 1280));
+        assert_eq!(write(&plan, dialect), log);
     }
 
     #[test]

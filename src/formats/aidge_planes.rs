@@ -1,4 +1,4 @@
-//! The `planes.json` record written by `shared/tools/aidge_golden.py` next to each
+//! The `planes.json` record written by `tests/data/bench/tools/aidge_golden.py` next to each
 //! real Aidge 0.10.1 `memory_info.txt`: every plane with its space, exactly as the
 //! aidge_core wheel reported it, so the plan (spaces included) is exact.
 //!

@@ -32,7 +32,7 @@ pub enum Format {
     Memplan,
     /// An Aidge / N2D2 `memory_info.txt` text log, in the dialect it was written in.
     AidgeLog(LogDialect),
-    /// The `planes.json` record of `shared/tools/aidge_golden.py` (every plane with
+    /// The `planes.json` record of `tests/data/bench/tools/aidge_golden.py` (every plane with
     /// its space, exactly as the aidge_core wheel reported it).
     AidgePlanes,
     /// MiniMalloc CSV `id,lower,upper,size[,offset]`.

@@ -113,7 +113,7 @@ pub fn bytes_short(b: Bytes) -> String {
 }
 
 /// `4014080` → `4,014,080`.
-pub fn group_digits(n: u64) -> String {
+pub fn group_digits(n: impl std::fmt::Display) -> String {
     let s = n.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, ch) in s.chars().enumerate() {

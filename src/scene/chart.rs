@@ -21,7 +21,7 @@ pub struct Part {
     /// `[allocated, last_live + 1)`).
     pub t0: Clock,
     pub t1: u64,
-    /// Absolute address range `[a0, a1)`.
+    /// Absolute address range `[a0, a1)`, cut at the lane's extent.
     pub a0: Bytes,
     pub a1: Bytes,
 }
@@ -33,7 +33,8 @@ pub struct Lane {
     pub name: String,
     pub peak: Bytes,
     pub lower_bound: Bytes,
-    /// Highest address drawn (the peak, or beyond it for a broken plan); never 0.
+    /// Highest address drawn (the peak, or beyond it for a broken plan, up to twice
+    /// the peak); never 0.
     pub extent: Bytes,
     /// Live bytes per clock as `(clock, bytes from then on)` runs.
     pub live: Vec<(Clock, Bytes)>,
@@ -134,8 +135,17 @@ impl Chart {
         if !parts.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
             parts.sort_unstable_by_key(key);
         }
-        for q in &parts {
+        // A part that leaves its space far above the peak (auto-concat's wrapped sizes
+        // end past 2^64) would crush the rest of the plan into one row: a lane shows at
+        // most twice its peak, and such parts are drawn up to that edge (the checker's
+        // finding and the plane's details give their exact range).
+        let caps: Vec<Bytes> = lanes
+            .iter()
+            .map(|l| l.peak.max(l.max_live).max(1).saturating_mul(2))
+            .collect();
+        for q in &mut parts {
             let lane = &mut lanes[q.lane];
+            (q.a0, q.a1) = (q.a0.min(caps[q.lane]), q.a1.min(caps[q.lane]));
             lane.extent = lane.extent.max(q.a1);
         }
         for lane in &mut lanes {

@@ -35,7 +35,9 @@ pub struct PlaneInfo {
     pub color: String,
 }
 
-fn dec_hex(v: u64) -> String {
+/// In 128 bits: the end of a part whose size wrapped in `size_t` passes 2^64.
+fn dec_hex(v: impl Into<u128>) -> String {
+    let v = v.into();
     format!("{} (0x{v:X})", group_digits(v))
 }
 
@@ -75,9 +77,9 @@ pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
             format!(
                 "contiguous {}..{} + wrapped {}..{}",
                 dec_hex(p.cont_offset),
-                dec_hex(p.cont_offset.saturating_add(p.cont_size)),
+                dec_hex(u128::from(p.cont_offset) + u128::from(p.cont_size)),
                 dec_hex(p.wrap_offset),
-                dec_hex(p.wrap_offset.saturating_add(p.wrap_size)),
+                dec_hex(u128::from(p.wrap_offset) + u128::from(p.wrap_size)),
             )
         }),
         findings,

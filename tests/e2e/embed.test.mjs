@@ -279,6 +279,36 @@ test('text exports download complete files', async () => {
   await page.close();
 });
 
+test('a size typed right after opening the Export menu is the size exported; out of range is refused', async () => {
+  const page = await env.open();
+  await h.ready(page);
+  // Open the menu and select the empty width field in one task, so the menu's `toggle`
+  // event runs between the selection and the typing (as it can for a quick user, or for
+  // page.fill under load): the page used to write the chart's width into the field
+  // then, and the typed digits were appended to it.
+  await page.evaluate(() => {
+    document.getElementById('export').open = true;
+    const w = document.getElementById('export-width');
+    w.focus();
+    w.select();
+  });
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  await page.keyboard.insertText('1200');
+  assert.equal(await page.inputValue('#export-width'), '1200');
+  assert.equal(await page.inputValue('#export-height'), '', 'an empty field exports the chart\'s height');
+  const { file } = await download(page, () => page.click('#export-svg'));
+  const svg = fs.readFileSync(file, 'utf8');
+  const height = await page.evaluate(() => Math.round(document.getElementById('stage').clientHeight));
+  assert.match(svg, new RegExp(`^<svg[^>]* width="1200" height="${height}"`));
+  // What the clobbered field asked for: refused with a message (and no download, which is
+  // how the SVG and PNG export tests failed: a download that never started).
+  await page.fill('#export-width', '9801200');
+  await page.click('#export-svg');
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error'), /^export: export size 9801200 × \d+: each side must be in 100\.\.200000/);
+  await page.close();
+});
+
 test('a 30,000-px-wide PNG at 2× is complete (tiled, no canvas limit)', async () => {
   const page = await env.open();
   await h.ready(page);

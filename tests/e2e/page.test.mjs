@@ -243,6 +243,29 @@ test('a plan with overlapping buffers reaches the page with the checker\'s findi
   assert.deepEqual(page.consoleErrors, []);
 });
 
+test('an Aidge log with ends past 2^64 (auto-concat on Inception blocks) opens, its broken planes named', async () => {
+  // Written by the real aidge_core 0.10.1 wheel (tests/parity/wrapped_log_diff.py): sizes wrapped
+  // in size_t, ends such as 18446744073709552384 (0x10000000000000300U).
+  const name = 'inception-autoconcat.memory_info.txt';
+  const text = fs.readFileSync(path.join(h.root, 'tests/data/formats', name));
+  await h.drop(page, [[name, text]]);
+  await page.waitForFunction((n) => window.__memplan.files().includes(n) && !window.__memplan.planning.busy, name);
+  assert.equal(await current(), name);
+  assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true);
+  const s = await h.summary(page);
+  assert.equal(s.peak_bytes, '4224', 'Aidge\'s peak (get_peak_usage)');
+  assert.equal(s.planes, 18);
+  const outside = s.findings.filter((f) => f.text.startsWith('plane outside space'));
+  assert.deepEqual(outside.map((f) => f.text.match(/\((\w+#\d+)\)/)[1]).sort(),
+    ['i3a_b3b#0', 'i3a_b4#0', 'i3b_b2b#0', 'i3b_b3b#0', 'i3b_b4#0']);
+  assert.ok(outside.some((f) => f.text.includes('wrapped part [1792, 18446744073709552384) leaves space')),
+    JSON.stringify(outside));
+  const f = await h.frame(page);
+  assert.ok(f.drawn.length >= 18, `${f.drawn.length} parts drawn`);
+  await page.screenshot({ path: path.join(results, 'page-wrapped-ends.png') });
+  assert.deepEqual(page.consoleErrors, []);
+});
+
 test('a broken file planned in the worker shows its error and keeps the plan', async () => {
   const before = await h.summary(page);
   const shown = await current();

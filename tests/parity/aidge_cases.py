@@ -1,9 +1,9 @@
 """The graphs and option combinations of the drivers' parity checks, and the
 writer of their committed exports (tests/data/aidge/).
 
-Cases: the four bench CNNs (/work/shared/bench/models, or $MEMPLAN_BENCH) and
+Cases: the four bench CNNs (tests/data/bench/models, or $MEMPLAN_BENCH/models) and
 small graphs built with aidge_core's API (branches, concat, multi-output Split,
-residual adds). Combos: every option combination of /work/shared/bench/aidge/.
+residual adds). Combos: every option combination of tests/data/bench/aidge/.
 
 Usage: .venv/bin/python tests/parity/aidge_cases.py OUT_DIR   (writes CASE-COMBO.json)
 """
@@ -22,7 +22,7 @@ import aidge_core  # noqa: E402
 import aidge_backend_cpu  # noqa: E402,F401  (registers the cpu backend)
 from memplan.aidge import exporter as memplan_aidge  # noqa: E402
 
-BENCH = pathlib.Path(os.environ.get("MEMPLAN_BENCH", "/work/shared/bench"))
+BENCH = pathlib.Path(os.environ.get("MEMPLAN_BENCH", ROOT / "tests" / "data" / "bench"))
 MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "efficientnet_b0"]
 
 # (tag, driver, wrap, optimize): the combinations of bench/aidge/, same tags.

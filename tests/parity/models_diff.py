@@ -1,7 +1,7 @@
 """Parity of `memplan plan` (schedule-driven drivers) and `memplan convert` (Aidge text
 log) with the real aidge_core 0.10.1 wheel, on real models and built graphs.
 
-For every case (the ONNX models of $MEMPLAN_BENCH/models, default /work/shared/bench,
+For every case (the ONNX models of $MEMPLAN_BENCH/models, default tests/data/bench,
 resnet18 with Conv+ReLU fused into meta-operators (EXTRA_CASES), and the graphs of
 aidge_cases.py built with aidge_core's API: branches + Concat,
 residual adds, a multi-output Split) and every option combination of
@@ -19,7 +19,7 @@ processes, so the schedule and Aidge's plan must come from the same one):
 4. `memplan convert out.json -o memplan.txt` (`--format aidge-single` for the
    single-memory drivers) and compare it byte for byte with the memory_info.txt
    that aidge_core.mem_info.log_meminfo_text writes for the same MemoryManager
-   (as /work/shared/tools/aidge_golden.py does).
+   (as the tool that wrote tests/data/bench/aidge/ did).
 
 The memplan binary is $CARGO_TARGET_DIR/release/memplan (default target/);
 tests/parity/run.py builds it first. Prints one line per export and
