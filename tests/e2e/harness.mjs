@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const bench = path.resolve(root, '../shared/bench');
+export const bench = path.resolve(root, 'tests/data/bench');
 /** Screenshots for a person to look at. */
 export const results = path.join(root, 'test-results');
 fs.mkdirSync(results, { recursive: true });
