@@ -23,7 +23,8 @@ pub struct Row {
     pub address_b: Option<String>,
     pub size_a: Option<String>,
     pub size_b: Option<String>,
-    /// `address_b - address_a` in bytes, signed digits (None when unmatched).
+    /// `address_b - address_a` in bytes, grouped digits after `+` or `−` (U+2212,
+    /// the page's one minus sign), None when unmatched.
     pub delta: Option<String>,
     /// `moved`, `resized`, `moved, resized`, `only in A`, `only in B`.
     pub change: String,
