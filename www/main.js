@@ -257,6 +257,7 @@ $('fit').addEventListener('click', () => { viewer.fit(); redraw(); });
 
 // Copy link: the address already holds the view (share.js); the button says what it carries.
 $('copy-link').addEventListener('click', async () => {
+  await share.flush(); // the last change may still be waiting to reach the address
   const link = location.href;
   try {
     await navigator.clipboard.writeText(link);

@@ -362,3 +362,24 @@ test('10. compare: aligned by node, rows select their buffer, headers sort, one 
   assert.ok(fa.marked > 0 && fb.marked > 0, `marked ${fa.marked} / ${fb.marked}`);
   await page.close();
 });
+
+test('smaller: Copy link says what the link carries; a cut dump says it is cut', async () => {
+  const page = await open();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+  await h.drop(page, [['plain/memory_info.txt', vit('plain')]]);
+  await h.waitForFiles(page, 2);
+  // Right after the open: the link must be this plan's, not the one shown before.
+  await page.click('#copy-link');
+  await page.waitForFunction(() => /Link copied/.test(document.getElementById('notice').textContent));
+  assert.match(await page.textContent('#notice'), /it opens this plan at this view/);
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, await page.evaluate(() => location.href));
+  assert.match(copied, /[#&]name=plain%2Fmemory_info\.txt(&|$)/);
+  // A download stopped mid-line: the error says so, not "hex 0x00 does not match …".
+  const text = vit('fused').toString();
+  const cut = text.slice(0, text.indexOf('(0x', text.indexOf('(0x') + 3) + 5);
+  await h.drop(page, [['cut/memory_info.txt', Buffer.from(cut)]]);
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error'), /the file ends in the middle of a line/);
+  await page.close();
+});
