@@ -23,7 +23,9 @@ pub const AS_LOADED: &str = "aidge";
 pub struct Report {
     /// The choice asked for (`aidge` or a strategy name).
     pub strategy: String,
-    /// For `best`, the strategy whose placement won.
+    /// For `best`, the strategy whose placement won; for `aidge` on a buffer list
+    /// without offsets, the strategy that placed it (the file says nothing of where
+    /// its buffers go, so "as loaded" would be a lie).
     pub strategy_used: String,
     pub peak: String,
     pub lower_bound: String,
@@ -32,6 +34,10 @@ pub struct Report {
     pub elapsed_ms: u64,
     /// Search nodes visited (0 for the greedy strategies and `aidge`).
     pub iterations: u64,
+    /// The capacity a buffer list states (MiniMalloc's file names), digits: the
+    /// viewer draws it. Not in the plan, whose checker would then flag every space
+    /// above it of a placement that does not fit.
+    pub capacity: Option<String>,
 }
 
 /// A document and, once computed, the plan it stands for.
@@ -81,9 +87,12 @@ impl Session {
                 proven_optimal: placed.proven_optimal,
                 elapsed_ms: placed.elapsed_ms,
                 iterations: placed.iterations,
+                capacity: list.capacity.map(|c| c.to_string()),
             };
             return Ok((plan, report));
         }
+        let placed = free_list.is_some_and(|l| l.buffers.iter().any(|b| b.offset.is_none()));
+        let capacity = free_list.and_then(|l| l.capacity).map(|c| c.to_string());
         let t = Clock::start();
         let loaded = self.loaded()?;
         let plan = match strategy {
@@ -93,13 +102,18 @@ impl Session {
         let (peak, lower_bound, proven_optimal) = bounds(&plan);
         let name = strategy.map_or(AS_LOADED, Strategy::name).to_owned();
         let report = Report {
-            strategy_used: name.clone(),
+            strategy_used: if strategy.is_none() && placed {
+                formats::DEFAULT_STRATEGY.name().to_owned()
+            } else {
+                name.clone()
+            },
             strategy: name,
             peak: peak.to_string(),
             lower_bound: lower_bound.to_string(),
             proven_optimal,
             elapsed_ms: t.elapsed_ms(),
             iterations: 0,
+            capacity,
         };
         Ok((plan, report))
     }
@@ -164,6 +178,14 @@ mod tests {
         assert_eq!(r.peak, "12");
         assert!(r.proven_optimal);
         assert_eq!(r.strategy, "best");
+    }
+
+    #[test]
+    fn a_list_without_offsets_says_who_placed_it() {
+        let mut s = Session::open("x.csv", CSV.as_bytes()).unwrap();
+        let (_, r) = s.plan(AS_LOADED, &Budget::millis(100)).unwrap();
+        assert_eq!(r.strategy, AS_LOADED);
+        assert_eq!(r.strategy_used, formats::DEFAULT_STRATEGY.name());
     }
 
     #[test]

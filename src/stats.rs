@@ -161,9 +161,14 @@ pub fn live_at(plan: &Plan, component: usize, t: Clock) -> Vec<LiveSpace> {
         })
         .collect();
     live.sort_by(|a, b| b.size.cmp(&a.size).then(a.space.cmp(&b.space)));
+    // Space → its row, so a plan of a million planes with thousands live is linear.
+    let mut row = vec![usize::MAX; plan.spaces.len()];
+    for (k, l) in live.iter().enumerate() {
+        row[l.space] = k;
+    }
     for (i, p) in plan.planes.iter().enumerate() {
         if p.allocated <= t {
-            if let Some(l) = live.iter_mut().find(|l| l.space == p.space) {
+            if let Some(l) = row.get(p.space).and_then(|&k| live.get_mut(k)) {
                 l.planes.push(i);
             }
         }

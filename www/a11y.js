@@ -24,9 +24,13 @@ export function installA11y(viewer, stage, anchor, redraw) {
   const live = el('div', '', 'sr');
   live.id = 'announce';
   live.setAttribute('aria-live', 'polite');
-  const table = el('table', undefined, 'sr');
+  // The table sits in a clipped box: a table ignores `height` and `overflow`, so a
+  // table of class `sr` itself would still be as tall as its rows and scroll the page.
+  const box = el('div', undefined, 'sr');
+  const table = el('table');
   table.id = 'buffers';
-  stage.after(live, table);
+  box.append(table);
+  stage.after(live, box);
 
   const themes = ['auto', 'light', 'dark'];
   const button = el('button', '');

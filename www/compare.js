@@ -1,7 +1,9 @@
 // The compare view: two opened plans stacked on one shared scale (same clocks, same
 // bytes per pixel), the peak delta, both lower bounds and the buffers that moved,
-// matched by name (scene::compare in the core). Pan and zoom on either chart move
-// both. Names from dumps reach the DOM only through textContent.
+// matched by name (scene::compare in the core), outlined on both charts. Pan and zoom
+// on either chart move both; a table row (click, or Enter when focused) selects its
+// buffer on both; a column header sorts. The charts follow the page's theme (the
+// <html data-theme> a11y.js sets). Names from dumps reach the DOM only through textContent.
 import { CompareView } from './pkg/memplan.js';
 import { bindGestures } from './memplan-view.js';
 
@@ -14,12 +16,39 @@ function el(tag, text, cls) {
   return e;
 }
 
+/** Columns of the change table: header, and the row's value to show and to sort by. */
+const big = (v) => (v == null ? null : BigInt(v));
+const signedBig = (v) => (v == null ? null : BigInt(v.replace('\u2212', '-').replace(/[+,]/g, '')));
+const COLUMNS = [
+  ['buffer', (r) => r.name, (r) => r.name],
+  ['change', (r) => r.change, (r) => r.change],
+  ['address A', (r) => r.address_a, (r) => big(r.address_a)],
+  ['address B', (r) => r.address_b, (r) => big(r.address_b)],
+  ['B \u2212 A', (r) => r.delta, (r) => signedBig(r.delta)],
+  ['size', (r) => r.size_b ?? r.size_a, (r) => big(r.size_b ?? r.size_a)],
+];
+const grouped = (v) => (v == null ? null : BigInt(v).toLocaleString('en-US'));
+
+function cmp(x, y) {
+  if (x == null || y == null) return (x == null) - (y == null); // blanks last
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 export function setupCompare({ viewer, onClose }) {
   const section = $('compare');
   const top = $('cmp-top');
   const bottom = $('cmp-bottom');
   let view = null;
   let pending = false;
+  /** Rows as the core sent them (largest change first), and the sort the user chose. */
+  let changes = [];
+  let sort = null; // { column, dir: 1 | -1 }
+  let chosen = null;
+  const theme = () => document.documentElement.dataset.theme || 'light';
+  new MutationObserver(() => {
+    view?.set_theme(theme());
+    draw();
+  }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
 
   function draw() {
     if (pending || !view) return;
@@ -68,10 +97,12 @@ export function setupCompare({ viewer, onClose }) {
     view = null;
     const a = Number($('cmp-a').value);
     const b = Number($('cmp-b').value);
-    view = new CompareView(top, bottom, viewer, a, b);
+    const align = $('cmp-align').checked;
+    view = new CompareView(top, bottom, viewer, a, b, align);
     const files = viewer.files();
+    view.set_theme(theme());
     $('cmp-label-a').textContent = `A: ${files[a]}`;
-    $('cmp-label-b').textContent = `B: ${files[b]}`;
+    $('cmp-label-b').textContent = `B: ${files[b]}` + (view.aligned() ? ' (clocks aligned to A by node)' : '');
     const s = view.summary();
     const stats = $('cmp-stats');
     stats.replaceChildren();
@@ -89,19 +120,70 @@ export function setupCompare({ viewer, onClose }) {
       }
       stats.append(el('dt', k), dd);
     }
-    const body = $('cmp-rows');
-    body.replaceChildren(...s.rows.map((r) => {
-      const tr = el('tr');
-      const n = (v) => (v == null ? null : BigInt(v).toLocaleString('en-US'));
-      for (const v of [r.name, r.change, n(r.address_a), n(r.address_b), r.delta, n(r.size_b ?? r.size_a)]) {
-        tr.append(el('td', v ?? '—'));
-      }
-      return tr;
-    }));
-    if (s.rows_omitted) body.append(el('tr', `… and ${s.rows_omitted} more`));
+    changes = s.rows;
+    omitted = s.rows_omitted;
+    chosen = null;
+    fillTable();
     fitCanvases();
     view.fit();
     draw();
+  }
+
+  let omitted = 0;
+  function header() {
+    $('cmp-head').replaceChildren(...COLUMNS.map(([title], i) => {
+      const th = el('th');
+      th.scope = 'col';
+      if (sort?.column === i) th.setAttribute('aria-sort', sort.dir > 0 ? 'ascending' : 'descending');
+      const b = el('button', title);
+      b.type = 'button';
+      b.title = `Sort by ${title}`;
+      b.addEventListener('click', () => {
+        sort = { column: i, dir: sort?.column === i ? -sort.dir : 1 };
+        fillTable();
+        $('cmp-head').children[i].querySelector('button').focus();
+      });
+      th.append(b);
+      return th;
+    }));
+  }
+
+  function choose(r, tr) {
+    chosen = r;
+    for (const other of $('cmp-rows').children) other.removeAttribute('aria-selected');
+    tr.setAttribute('aria-selected', 'true');
+    view?.select(r.plane_a ?? undefined, r.plane_b ?? undefined);
+    $('cmp-hover').textContent = `${r.name}: ${r.change}`;
+    draw();
+  }
+
+  function fillTable() {
+    header();
+    const shown = [...changes];
+    if (sort) {
+      const key = COLUMNS[sort.column][2];
+      shown.sort((x, y) => sort.dir * cmp(key(x), key(y)));
+    }
+    const body = $('cmp-rows');
+    body.replaceChildren(...shown.map((r) => {
+      const tr = el('tr');
+      tr.tabIndex = 0;
+      COLUMNS.forEach(([, value], i) => {
+        const v = value(r);
+        tr.append(el('td', (i >= 2 && i !== 4 ? grouped(v) : v) ?? '—'));
+      });
+      if (r === chosen) tr.setAttribute('aria-selected', 'true');
+      tr.addEventListener('click', () => choose(r, tr));
+      tr.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          e.stopPropagation();
+          choose(r, tr);
+        }
+      });
+      return tr;
+    }));
+    if (omitted) body.append(el('tr', `… and ${omitted} more`));
   }
 
   function show(on) {
@@ -123,6 +205,7 @@ export function setupCompare({ viewer, onClose }) {
   $('cmp-close').addEventListener('click', () => show(false));
   $('cmp-a').addEventListener('change', build);
   $('cmp-b').addEventListener('change', build);
+  $('cmp-align').addEventListener('change', build);
   $('cmp-fit').addEventListener('click', () => { view?.fit(); draw(); });
 
   // Pointer: drag pans both, wheel zooms both (shift: addresses), hover names the plane.
@@ -146,5 +229,6 @@ export function setupCompare({ viewer, onClose }) {
     get open() { return !section.hidden; },
     summary: () => view?.summary(),
     frame: (which) => view?.frame(which),
+    planeInfo: (which, plane) => view?.plane_info(which, plane),
   };
 }

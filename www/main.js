@@ -67,6 +67,13 @@ function clearError() {
   $('error').hidden = true;
 }
 
+/** A line under the bar that is neither an error nor permanent (cleared by the next open). */
+function notify(message) {
+  const box = $('notice');
+  box.textContent = message ?? '';
+  box.hidden = !message;
+}
+
 function fillDetails(dl, info) {
   dl.replaceChildren();
   const rows = [
@@ -102,6 +109,22 @@ function select(plane) {
   redraw();
 }
 
+/** A list entry that selects plane `plane`: a button, so Tab reaches it and Enter selects. */
+function planeItem(text, plane, cls) {
+  const li = el('li', undefined, cls);
+  const b = el('button', text, 'item');
+  b.type = 'button';
+  b.dataset.plane = String(plane);
+  b.addEventListener('click', () => select(plane));
+  li.append(b);
+  return li;
+}
+
+/** `55, 82, 109 … (+12 more)`: the clocks where the peak is reached. */
+function clockList(clocks, more) {
+  return clocks.join(', ') + (more ? ` … (+${count(more)} more)` : '');
+}
+
 function refreshPanel() {
   const files = viewer.files();
   const sel = $('files');
@@ -133,38 +156,53 @@ function refreshPanel() {
   ];
   for (const lane of s.lanes) {
     if (s.lanes.length > 1) rows.push([`Peak of ${lane.name}`, lane.peak]);
+    if (lane.capacity != null) {
+      const verdict = lane.fits ? `fits, ${lane.margin} to spare` : `over by ${lane.margin}`;
+      rows.push([s.lanes.length > 1 ? `Capacity of ${lane.name}` : 'Capacity', `${lane.capacity}: ${verdict}`, lane.fits ? 'good' : 'bad']);
+    }
   }
+  // Two different clocks: where the arena's top is reached (what it must hold), and
+  // where the most bytes are live (the lower bound); a hole can put the first later.
   const peakLane = s.lanes.find((l) => l.peak_bytes === s.peak_bytes) ?? s.lanes[0];
-  if (peakLane && peakLane.peak_clock != null) rows.push(['Peak clock', String(peakLane.peak_clock)]);
-  for (const [k, v] of rows) {
+  if (peakLane && peakLane.peak_clocks.length) {
+    rows.push(['Peak reached at clock', clockList(peakLane.peak_clocks, peakLane.peak_clocks_more), 'peak-clock']);
+  }
+  if (peakLane && peakLane.busiest_clock != null) {
+    rows.push(['Most live bytes', `${peakLane.lower_bound} at clock ${peakLane.busiest_clock}`, 'busiest-clock']);
+  }
+  for (const [k, v, tag] of rows) {
     const dd = el('dd', v);
     if (k === 'Peak') dd.id = 'peak';
+    if (tag === 'good' || tag === 'bad') dd.className = tag;
+    else if (tag) dd.id = tag;
     stats.append(el('dt', k), dd);
   }
+  const at = peakLane?.peak_clocks[0] ?? peakLane?.busiest_clock;
+  $('live-title').textContent = at == null ? 'Live at the peak' : `Live at clock ${at} (the peak)`;
   for (const row of peakLane ? peakLane.live_at_peak : []) {
-    const li = el('li', `${row.name} — ${row.size}`);
-    li.addEventListener('click', () => select(row.plane));
-    live.append(li);
+    const text = `${row.name} — ${row.size}` + (row.sets_peak ? ' · sets the peak' : '');
+    live.append(planeItem(text, row.plane, row.sets_peak ? 'top' : undefined));
   }
   if (s.findings.length === 0) {
     findings.append(el('li', 'No problem found: no live planes of different spaces overlap.'));
   }
   for (const f of s.findings) {
-    const li = el('li', f.text, 'bad');
-    if (f.planes.length) li.addEventListener('click', () => select(f.planes[0]));
-    findings.append(li);
+    findings.append(f.planes.length ? planeItem(f.text, f.planes[0], 'bad') : el('li', f.text, 'bad'));
   }
   if (s.findings_omitted) findings.append(el('li', `… and ${s.findings_omitted} more`, 'bad'));
   a11y.describe();
 }
 
 // Reading, parsing and planning run in a Web Worker (strategy.js, worker.js).
-const planning = setupPlanning({ viewer, refresh: refreshPanel, redraw, showError, clearError });
+const planning = setupPlanning({ viewer, refresh: refreshPanel, redraw, showError, clearError, notify });
 const compare = setupCompare({ viewer, onClose: fitCanvas });
 
-/** Opens files; a bad one shows its error and leaves the shown plan in place. */
+/**
+ * Opens files; a bad one shows its error and leaves the shown plan in place. A file
+ * picked from a folder keeps the folder in its name (`a/memory_info.txt`).
+ */
 function openFiles(files) {
-  return planning.open(files.map((file) => ({ name: file.name, source: file })));
+  return planning.open(files.map((file) => ({ name: file.webkitRelativePath || file.name, source: file })));
 }
 
 async function openSample() {
@@ -216,6 +254,57 @@ function setHex(on) {
 $('names').addEventListener('click', () => setNames(!viewer.names()));
 $('hex').addEventListener('click', () => setHex($('hex').getAttribute('aria-pressed') !== 'true'));
 $('fit').addEventListener('click', () => { viewer.fit(); redraw(); });
+
+// Copy link: the address already holds the view (share.js); the button says what it carries.
+$('copy-link').addEventListener('click', async () => {
+  await share.flush(); // the last change may still be waiting to reach the address
+  const link = location.href;
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch (e) {
+    notify(`The browser refused the clipboard (${e.message ?? e}); copy the address bar instead.`);
+    return;
+  }
+  const kb = (link.length / 1024).toFixed(1);
+  notify(/[#&](data|src)=/.test(location.hash)
+    ? `Link copied (${kb} KB): it opens this plan at this view.`
+    : `Link copied (${kb} KB): this plan is too large to travel in a link, so it holds the view only.`);
+});
+
+// Rename: the shown file's name becomes an input; Enter renames, Escape cancels.
+function renaming(on) {
+  const input = $('rename-name');
+  input.hidden = !on;
+  $('files').hidden = on;
+  $('rename').hidden = on;
+  if (on) {
+    input.value = viewer.files()[viewer.current()] ?? '';
+    input.focus();
+    input.select();
+  }
+}
+$('rename').addEventListener('click', () => { if (viewer.current() != null) renaming(true); });
+$('rename-name').addEventListener('keydown', (e) => {
+  // The key must not also press the Rename button that gets the focus back.
+  if (e.key === 'Escape' || e.key === 'Enter') e.preventDefault();
+  if (e.key === 'Escape') {
+    renaming(false);
+    $('rename').focus();
+  } else if (e.key === 'Enter') {
+    const cur = viewer.current();
+    const old = viewer.files()[cur];
+    const name = e.target.value.trim();
+    if (name !== old && !planning.rename(cur, name)) {
+      notify(`Cannot rename to “${name}”: the name is empty or another file has it.`);
+      return;
+    }
+    renaming(false);
+    refreshPanel();
+    planning.showReport();
+    $('rename').focus();
+  }
+});
+$('rename-name').addEventListener('blur', () => renaming(false));
 $('search').addEventListener('input', (e) => {
   const found = viewer.search(e.target.value);
   $('matches').textContent = e.target.value.trim() ? `${found.length} found` : '';
@@ -276,6 +365,8 @@ bindGestures(canvas, {
 window.addEventListener('keydown', (e) => {
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
+  // Enter and Space on a focused button press it.
+  if (e.target instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' ')) return;
   const w = stage.clientWidth;
   const h = stage.clientHeight;
   const step = 60;

@@ -24,7 +24,9 @@ export function loadWasm() {
  * The chart's pointer gestures, one set for the page, its compare view and every
  * <memplan-view>: a drag past 3 px pans, a press without a drag clicks, a move hovers,
  * the wheel zooms time about the pointer (Shift or Ctrl: addresses), a double click
- * fits. `on` gets canvas-local CSS pixels: `pan(dx, dy)`, `hover(x, y)`,
+ * fits, and two fingers pinch: spread wider than tall zooms time, taller than wide
+ * zooms addresses (the canvas has `touch-action: none`, so the page itself does not
+ * zoom). `on` gets canvas-local CSS pixels: `pan(dx, dy)`, `hover(x, y)`,
  * `zoom(x, y, factor, addresses)`, `fit()`, and optionally `down()`, `click(x, y)`,
  * `up()`, `leave()`.
  */
@@ -34,14 +36,36 @@ export function bindGestures(canvas, on) {
     return [e.clientX - r.left, e.clientY - r.top];
   };
   let drag = null;
+  /** Pointers down, by id: the last position of each (two make a pinch). */
+  const down = new Map();
+  let pinch = null;
+  const spread = () => {
+    const [[x1, y1], [x2, y2]] = [...down.values()];
+    return { x: (x1 + x2) / 2, y: (y1 + y2) / 2, w: Math.abs(x2 - x1), h: Math.abs(y2 - y1) };
+  };
   canvas.addEventListener('pointerdown', (e) => {
     const [x, y] = local(e);
-    drag = { x, y, moved: false };
+    down.set(e.pointerId, [x, y]);
     canvas.setPointerCapture(e.pointerId);
+    if (down.size === 2) {
+      drag = null;
+      const s = spread();
+      pinch = { ...s, time: s.w >= s.h };
+      return;
+    }
+    drag = { x, y, moved: false };
     on.down?.();
   });
   canvas.addEventListener('pointermove', (e) => {
     const [x, y] = local(e);
+    if (down.has(e.pointerId)) down.set(e.pointerId, [x, y]);
+    if (pinch && down.size === 2) {
+      const s = spread();
+      const [now, before] = pinch.time ? [s.w, pinch.w] : [s.h, pinch.h];
+      if (now > 8 && before > 8) on.zoom(s.x, s.y, now / before, !pinch.time);
+      pinch = { ...s, time: pinch.time };
+      return;
+    }
     if (drag) {
       const dx = x - drag.x;
       const dy = y - drag.y;
@@ -56,13 +80,28 @@ export function bindGestures(canvas, on) {
     }
     on.hover(x, y);
   });
+  const lift = (e) => {
+    down.delete(e.pointerId);
+    if (pinch) {
+      // The last finger of a pinch neither clicks nor pans.
+      if (down.size === 0) pinch = null;
+      return true;
+    }
+    return false;
+  };
   canvas.addEventListener('pointerup', (e) => {
+    if (lift(e)) return;
     const [x, y] = local(e);
     const clicked = drag && !drag.moved;
     drag = null;
     canvas.classList.remove('dragging');
     if (clicked) on.click?.(x, y);
     on.up?.();
+  });
+  canvas.addEventListener('pointercancel', (e) => {
+    lift(e);
+    drag = null;
+    canvas.classList.remove('dragging');
   });
   canvas.addEventListener('pointerleave', () => on.leave?.());
   canvas.addEventListener('dblclick', () => on.fit());
@@ -82,7 +121,7 @@ sheet.replaceSync(`
 :host([data-theme=dark]) { color: #ddd; background: #1b1d23; --memplan-border: #444; }
 .stage { position: absolute; inset: 0; outline: none; }
 .stage:focus-visible { box-shadow: inset 0 0 0 3px #4a90d9; }
-canvas { position: absolute; inset: 0; width: 100%; height: 100%; display: block; cursor: crosshair; }
+canvas { position: absolute; inset: 0; width: 100%; height: 100%; display: block; cursor: crosshair; touch-action: none; }
 .tip { position: absolute; pointer-events: none; max-width: 360px; padding: 4px 7px;
   background: rgba(255,255,255,.96); color: #222; border: 1px solid #999; border-radius: 4px;
   box-shadow: 0 2px 6px rgba(0,0,0,.15); z-index: 2; overflow-wrap: anywhere; }

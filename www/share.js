@@ -85,7 +85,8 @@ export async function fragmentPlan(f, base = document.baseURI) {
 
 /**
  * Keeps the main page's fragment in step with its viewer: call `update()` after
- * every change (it coalesces), `setSource(name, src)` when a plan came from a URL.
+ * every change (it coalesces), `flush()` before reading the address, `setSource(name,
+ * src)` when a plan came from a URL.
  */
 export function fragmentSync(viewer, extra = () => ({})) {
   const inline = new Map(); // file name → packed data (or '' when too large)
@@ -116,6 +117,11 @@ export function fragmentSync(viewer, extra = () => ({})) {
   return {
     update() {
       if (!timer) timer = setTimeout(write, 200);
+    },
+    /** Writes the fragment now (a pending update included): what Copy link copies. */
+    async flush() {
+      clearTimeout(timer);
+      await write();
     },
     setSource(name, src) { sources.set(name, src); },
   };

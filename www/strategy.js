@@ -28,9 +28,23 @@ async function showPlan(viewer, shown, wire) {
   return viewer.finish_plan(opening);
 }
 
-export function setupPlanning({ viewer, refresh, redraw, showError, clearError }) {
+/**
+ * A name for an opened file that no other open file has: `name`, else `name (2)`,
+ * `name (3)`… Every Aidge dump is called memory_info.txt, and comparing two of them is
+ * the point: a second one must not replace the first.
+ */
+export function uniqueName(name, taken) {
+  if (!taken.includes(name)) return name;
+  for (let k = 2; ; k++) {
+    const candidate = `${name} (${k})`;
+    if (!taken.includes(candidate)) return candidate;
+  }
+}
+
+export function setupPlanning({ viewer, refresh, redraw, showError, clearError, notify }) {
   const worker = new PlanWorker();
-  /** Shown file name → { key, name, source, strategy, report }. */
+  /** Shown file name → { key, name (the file's own, which the worker reads it by), label (as shown, when
+   * renamed or made unique), source, strategy, report }. */
   const plans = new Map();
   let nextKey = 1;
   /**
@@ -68,7 +82,8 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
       const r = await worker.run({ key: entry.key, name: entry.name, source: entry.source, strategy, millis },
         (p) => progress(entry.name, p));
       const t1 = performance.now();
-      await showPlan(viewer, shown, r.wire);
+      const index = await showPlan(viewer, shown, r.wire);
+      if (r.report.capacity != null) viewer.set_capacity(index, r.report.capacity);
       plans.set(shown, { ...entry, strategy, report: r.report });
       Object.assign(last, {
         asked: t0,
@@ -92,8 +107,10 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
     box.removeAttribute('data-proven');
     if (!p) return;
     const r = p.report;
-    const who = r.strategy === 'aidge' ? 'As loaded' : r.strategy;
-    const won = r.strategy_used !== r.strategy ? ` (won by ${r.strategy_used})` : '';
+    // A buffer list without offsets is not "as loaded": memplan placed it.
+    const who = r.strategy !== 'aidge' ? r.strategy
+      : r.strategy_used !== 'aidge' ? `No offsets in the file: placed by memplan (${r.strategy_used})` : 'As loaded';
+    const won = r.strategy !== 'aidge' && r.strategy_used !== r.strategy ? ` (won by ${r.strategy_used})` : '';
     box.append(`${who}${won}: peak ${digits(r.peak)} B, lower bound ${digits(r.lower_bound)} B`);
     if (r.proven_optimal) {
       const b = document.createElement('strong');
@@ -102,7 +119,8 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
     }
     box.append(` · ${r.elapsed_ms} ms`);
     box.dataset.proven = String(r.proven_optimal);
-    if (r.strategy) $('strategy').value = r.strategy;
+    // The menu is the next re-plan's choice: it is left as the user set it, so that
+    // Re-plan right after an open does something.
   }
 
   function update() {
@@ -114,16 +132,35 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
   /** Opens `{ name, source: Blob }` items as loaded; bad ones show their error. */
   async function open(items) {
     const errors = [];
-    for (const { name, source } of items) {
+    const renamed = [];
+    for (const { name: asked, source } of items) {
+      const name = uniqueName(asked, viewer.files());
       try {
-        await plan({ key: nextKey++, name, source }, 'aidge', name);
+        // The worker reads the file under its own name (formats are told by it).
+        await plan({ key: nextKey++, name: asked, label: name, source }, 'aidge', name);
+        if (name !== asked) renamed.push(`“${name}”`);
       } catch (e) {
         if (e instanceof Cancelled) break; // Cancel stops the whole batch
         errors.push(e.message);
       }
     }
     if (errors.length) showError(errors.join('\n')); else clearError();
+    notify(renamed.length
+      ? `A file of the same name was already open, so this one opened as ${renamed.join(', ')}. Rename… names it.`
+      : null);
     update();
+  }
+
+  /** Renames opened file `i` (its plan and report follow); false when the name is refused. */
+  function rename(i, name) {
+    const old = viewer.files()[i];
+    if (!viewer.rename_file(i, name)) return false;
+    const entry = plans.get(old);
+    if (entry) {
+      plans.delete(old);
+      plans.set(name, { ...entry, label: name });
+    }
+    return true;
   }
 
   /** Re-plans the shown file's source with the selected strategy. */
@@ -132,7 +169,8 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
     const entry = cur == null ? null : plans.get(viewer.files()[cur]);
     if (!entry) return;
     const strategy = $('strategy').value;
-    const shown = strategy === 'aidge' ? entry.name : `${entry.name} · ${strategy}`;
+    const base = entry.label ?? entry.name;
+    const shown = strategy === 'aidge' ? base : `${base} · ${strategy}`;
     try {
       await plan(entry, strategy, shown);
       clearError();
@@ -146,5 +184,5 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError }
   $('cancel').addEventListener('click', () => worker.cancel());
   $('files').addEventListener('change', showReport);
 
-  return { open, replan, showReport, last, plans, get busy() { return worker.busy; } };
+  return { open, rename, replan, showReport, last, plans, get busy() { return worker.busy; } };
 }

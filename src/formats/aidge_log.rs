@@ -297,6 +297,21 @@ fn plane_line(
 
 /// Reads a log of any dialect: the plan with rebuilt spaces, and the dialect.
 pub fn read(text: &str) -> Result<(Plan, LogDialect)> {
+    // A plane line cut short (a copy or a download stopped mid-way) fails on whatever
+    // token it was cut in (`hex 0x00 does not match 1577472`): say what happened.
+    let last = text.trim_end_matches(['\r', '\n']).lines().count();
+    let cut = !text.ends_with('\n');
+    read_lines(text).map_err(|mut e| {
+        if let crate::error::Location::LineCol { line, .. } = e.location {
+            if cut && line == last {
+                e.message = format!("the file ends in the middle of a line ({})", e.message);
+            }
+        }
+        e
+    })
+}
+
+fn read_lines(text: &str) -> Result<(Plan, LogDialect)> {
     let mut steps: Vec<Step> = Vec::new();
     let mut records: Vec<Record> = Vec::new();
     let mut colon: Option<bool> = None;
@@ -618,6 +633,16 @@ pool:\n  0 3211264 (0x00310000U) -> 4014080 (0x003D4000U) [802816] @ 2 to 6 [MEM
         assert_eq!(
             read("  0 1\n").unwrap_err().to_string(),
             "line 1, column 1: plane line before any node name"
+        );
+    }
+
+    #[test]
+    fn a_file_cut_mid_line_says_so() {
+        let cut = "conv:\n  0 0 (0x00000000U) -> 1577472 (0x00";
+        assert_eq!(
+            read(cut).unwrap_err().to_string(),
+            "line 2, column 35: the file ends in the middle of a line \
+             (hex 0x00 does not match 1577472)"
         );
     }
 }

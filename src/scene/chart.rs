@@ -39,6 +39,19 @@ pub struct Lane {
     /// Live bytes per clock as `(clock, bytes from then on)` runs.
     pub live: Vec<(Clock, Bytes)>,
     pub max_live: Bytes,
+    /// The component's capacity when the file states one (drawn as a line).
+    pub capacity: Option<Bytes>,
+}
+
+impl Lane {
+    /// Makes room for the capacity line: a capacity near the peak is in the fitted
+    /// view, over or under it; a nominal one far above (Aidge's 1e9-byte default)
+    /// would flatten the plan, so it is only drawn when zoomed out to it.
+    fn fit_capacity(&mut self) {
+        if let Some(c) = self.capacity.filter(|&c| c / 2 <= self.extent) {
+            self.extent = self.extent.max(c);
+        }
+    }
 }
 
 /// A plan prepared for drawing.
@@ -101,6 +114,7 @@ impl Chart {
                 extent: 1,
                 live,
                 max_live,
+                capacity: plan.components.get(c).and_then(|x| x.capacity),
             });
         }
         let horizon = u64::from(plan.max_lifetime) + 1;
@@ -150,6 +164,7 @@ impl Chart {
         }
         for lane in &mut lanes {
             lane.extent = lane.extent.max(lane.peak).max(lane.max_live).max(1);
+            lane.fit_capacity();
         }
         let mut flagged = vec![false; plan.planes.len()];
         for pr in &report.problems {
@@ -184,19 +199,45 @@ impl Chart {
 
     /// Display name of plane `i`: its label, else its node's name with the output
     /// index after `#` when not 0. Made when asked for, as a million planes would be
-    /// a million strings up front.
+    /// a million strings up front. Never empty: Aidge logs can hold nodes without a
+    /// name (fused graphs), and a blank in a list or a tooltip reads as a bug, so
+    /// those are called `unnamed · step N · output K`.
     pub fn name(&self, i: usize) -> Cow<'_, str> {
         let Some(p) = self.plan.planes.get(i) else {
             return Cow::Borrowed("?");
         };
-        if let Some(l) = &p.label {
+        if let Some(l) = p.label.as_deref().filter(|l| !l.trim().is_empty()) {
             return Cow::Borrowed(l);
         }
-        let node = self.plan.steps.get(p.node).map_or("?", |s| s.name.as_str());
-        if p.index == 0 {
-            Cow::Borrowed(node)
-        } else {
-            Cow::Owned(format!("{node}#{}", p.index))
+        match self.plan.steps.get(p.node).map(|s| s.name.as_str()) {
+            Some(node) if node.trim().is_empty() => {
+                Cow::Owned(format!("unnamed · step {} · output {}", p.node, p.index))
+            }
+            node => {
+                let node = node.unwrap_or("?");
+                if p.index == 0 {
+                    Cow::Borrowed(node)
+                } else {
+                    Cow::Owned(format!("{node}#{}", p.index))
+                }
+            }
+        }
+    }
+
+    /// Display name of step `step`: its name, or `unnamed · step N` (see [`Chart::name`]).
+    pub fn step_name(&self, step: usize) -> Cow<'_, str> {
+        match self.plan.steps.get(step) {
+            Some(s) if !s.name.trim().is_empty() => Cow::Borrowed(&s.name),
+            _ => Cow::Owned(format!("unnamed · step {step}")),
+        }
+    }
+
+    /// Sets the capacity of lane `lane` (a buffer list's, from a MiniMalloc file name:
+    /// shown, not enforced, as the checker would flag every space above it).
+    pub fn set_capacity(&mut self, lane: usize, capacity: Bytes) {
+        if let Some(l) = self.lanes.get_mut(lane) {
+            l.capacity = Some(capacity);
+            l.fit_capacity();
         }
     }
 

@@ -23,7 +23,8 @@ pub struct Row {
     pub address_b: Option<String>,
     pub size_a: Option<String>,
     pub size_b: Option<String>,
-    /// `address_b - address_a` in bytes, signed digits (None when unmatched).
+    /// `address_b - address_a` in bytes, grouped digits after `+` or `−` (U+2212,
+    /// the page's one minus sign), None when unmatched.
     pub delta: Option<String>,
     /// `moved`, `resized`, `moved, resized`, `only in A`, `only in B`.
     pub change: String,
@@ -49,11 +50,19 @@ pub struct Comparison {
     /// The changed buffers, largest move first, at most `max_rows`.
     pub rows: Vec<Row>,
     pub rows_omitted: usize,
+    /// Every changed or unmatched plane of A and of B (not only the listed rows): the
+    /// compare view marks them on the charts.
+    #[serde(skip)]
+    pub changed: [Vec<usize>; 2],
 }
+
+/// The minus sign (U+2212) of every signed number shown, so `−1,972,224 B` and
+/// `(−31.2%)` read alike.
+const MINUS: char = '\u{2212}';
 
 fn signed(v: i128) -> String {
     if v < 0 {
-        format!("-{}", group_digits(v.unsigned_abs() as u64))
+        format!("{MINUS}{}", group_digits(v.unsigned_abs() as u64))
     } else {
         format!("+{}", group_digits(v as u64))
     }
@@ -145,6 +154,13 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
     }
     // Largest change first; stable, so plan order breaks ties.
     rows.sort_by_key(|r| std::cmp::Reverse(r.0));
+    let mut changed = [Vec::new(), Vec::new()];
+    for (_, r) in &rows {
+        changed[0].extend(r.plane_a);
+        changed[1].extend(r.plane_b);
+    }
+    changed[0].sort_unstable();
+    changed[1].sort_unstable();
     let rows_omitted = rows.len().saturating_sub(max_rows);
     rows.truncate(max_rows);
     let (pa, pb) = (a.stats.peak, b.stats.peak);
@@ -152,7 +168,8 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
     let pct = if pa == 0 {
         String::new()
     } else {
-        format!(" ({:+.1}%)", d as f64 / pa as f64 * 100.0)
+        let pct = format!("{:.1}", (d as f64 / pa as f64 * 100.0).abs());
+        format!(" ({}{pct}%)", if d < 0 { MINUS } else { '+' })
     };
     Comparison {
         peak_a: bytes_long(pa),
@@ -160,7 +177,7 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         peak_delta_bytes: d.to_string(),
         peak_delta: format!(
             "{}{}{pct}",
-            if d < 0 { "−" } else { "+" },
+            if d < 0 { MINUS } else { '+' },
             bytes_long(d.unsigned_abs() as Bytes)
         ),
         lower_bound_a: bytes_long(a.stats.lower_bound),
@@ -171,6 +188,7 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         only_b,
         rows: rows.into_iter().map(|r| r.1).collect(),
         rows_omitted,
+        changed,
     }
 }
 
@@ -228,7 +246,7 @@ mod tests {
         assert!(c.peak_delta.starts_with('+'), "{}", c.peak_delta);
         let find = |n: &str, ch: &str| c.rows.iter().find(|r| r.name == n && r.change == ch);
         let y = find("y", "moved").unwrap();
-        assert_eq!(y.delta.as_deref(), Some("-8"));
+        assert_eq!(y.delta.as_deref(), Some("\u{2212}8"));
         assert_eq!((y.plane_a, y.plane_b), (Some(1), Some(0)));
         let dup = find("dup", "moved").unwrap();
         assert_eq!(
@@ -236,13 +254,15 @@ mod tests {
             (Some(3), Some(3)),
             "k-th with k-th"
         );
-        assert_eq!(dup.delta.as_deref(), Some("-8"));
+        assert_eq!(dup.delta.as_deref(), Some("\u{2212}8"));
         assert_eq!(find("x", "moved").unwrap().delta.as_deref(), Some("+4"));
         assert!(find("gone", "only in A").is_some());
         assert_eq!(
             find("new", "only in B").unwrap().size_b.as_deref(),
             Some("16")
         );
+        assert_eq!(c.changed[0], vec![0, 1, 3, 4], "x, y, the second dup, gone");
+        assert_eq!(c.changed[1], vec![0, 1, 3, 4], "y, x, the second dup, new");
         // The cap keeps the largest changes.
         let capped = compare(&a, &b, 2);
         assert_eq!((capped.rows.len(), capped.rows_omitted), (2, 3));

@@ -4,6 +4,7 @@
 
 use super::axis::{bytes_long, group_digits};
 use super::chart::Chart;
+use crate::stats;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,7 +57,7 @@ pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
     Some(PlaneInfo {
         plane,
         name: chart.name(plane).into_owned(),
-        node: step.map_or_else(String::new, |s| s.name.clone()),
+        node: chart.step_name(p.node).into_owned(),
         kind: step.map_or_else(String::new, |s| s.kind.clone()),
         output: p.index,
         space: p.space,
@@ -93,7 +94,12 @@ pub struct LiveRow {
     pub plane: usize,
     pub name: String,
     pub size: String,
+    /// This plane's top is the peak: it is what the arena must reach.
+    pub sets_peak: bool,
 }
+
+/// Clocks listed where the address peak is reached, at most (the rest are counted).
+const PEAK_CLOCKS: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LaneSummary {
@@ -101,9 +107,78 @@ pub struct LaneSummary {
     pub peak: String,
     pub peak_bytes: String,
     pub lower_bound: String,
-    pub peak_clock: Option<u32>,
-    /// Spaces live at the peak clock, largest first, each shown by its latest plane.
+    /// The first clocks at which a live plane's top reaches the peak (the address
+    /// peak: what the arena must hold), in order, at most [`PEAK_CLOCKS`].
+    pub peak_clocks: Vec<u32>,
+    /// How many more such clocks there are.
+    pub peak_clocks_more: usize,
+    /// The clock of most live bytes (where the lower bound is met). Not where the peak
+    /// is: a plan can top out later, where a hole left earlier pushes a plane up.
+    pub busiest_clock: Option<u32>,
+    /// Spaces live at the first peak clock, the one setting the peak first, then
+    /// largest first, each shown by its latest plane.
     pub live_at_peak: Vec<LiveRow>,
+    /// Capacity of the component when the file states one (a MiniMalloc set's name,
+    /// an Aidge component), and whether the peak fits in it.
+    pub capacity: Option<String>,
+    pub fits: Option<bool>,
+    /// `peak - capacity` when over, or the room left when it fits.
+    pub margin: Option<String>,
+}
+
+/// The parts of lane `lane` whose top is the lane's peak, in clock order.
+fn peak_parts(chart: &Chart, lane: usize) -> impl Iterator<Item = &super::chart::Part> + '_ {
+    let peak = chart.lanes[lane].peak;
+    chart
+        .parts
+        .iter()
+        .filter(move |q| q.lane == lane && q.a1 == peak)
+}
+
+fn lane_summary(chart: &Chart, lane: usize) -> LaneSummary {
+    let l = &chart.lanes[lane];
+    let cs = chart.stats.components.get(l.component);
+    let mut clocks: Vec<u32> = peak_parts(chart, lane).map(|q| q.t0).collect();
+    clocks.dedup();
+    let top = peak_parts(chart, lane).next().map(|q| q.plane);
+    let at = clocks
+        .first()
+        .copied()
+        .or_else(|| cs.and_then(|c| c.peak_clock));
+    let plan = &chart.plan;
+    let mut live_at_peak: Vec<LiveRow> = at
+        .map(|t| stats::live_at(plan, l.component, t))
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|s| {
+            let sets_peak = top.is_some_and(|p| plan.planes[p].space == s.space);
+            let plane = if sets_peak { top? } else { *s.planes.last()? };
+            Some(LiveRow {
+                plane,
+                name: chart.name(plane).into_owned(),
+                size: bytes_long(s.size),
+                sets_peak,
+            })
+        })
+        .collect();
+    // Stable: the rest stay largest first.
+    live_at_peak.sort_by_key(|r| !r.sets_peak);
+    let capacity = l.capacity;
+    let more = clocks.len().saturating_sub(PEAK_CLOCKS);
+    clocks.truncate(PEAK_CLOCKS);
+    LaneSummary {
+        name: l.name.clone(),
+        peak: bytes_long(l.peak),
+        peak_bytes: l.peak.to_string(),
+        lower_bound: bytes_long(l.lower_bound),
+        peak_clocks: clocks,
+        peak_clocks_more: more,
+        busiest_clock: cs.and_then(|c| c.peak_clock),
+        live_at_peak,
+        capacity: capacity.map(bytes_long),
+        fits: capacity.map(|c| l.peak <= c),
+        margin: capacity.map(|c| bytes_long(l.peak.abs_diff(c))),
+    }
 }
 
 /// What the stats panel shows.
@@ -132,35 +207,8 @@ pub struct Finding {
 
 pub fn summary(chart: &Chart) -> Summary {
     let s = &chart.stats;
-    let lanes = chart
-        .lanes
-        .iter()
-        .map(|lane| {
-            let cs = s.components.get(lane.component);
-            let live_at_peak = cs
-                .map(|c| {
-                    c.live_at_peak
-                        .iter()
-                        .filter_map(|l| {
-                            let plane = *l.planes.last()?;
-                            Some(LiveRow {
-                                plane,
-                                name: chart.name(plane).into_owned(),
-                                size: bytes_long(l.size),
-                            })
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            LaneSummary {
-                name: lane.name.clone(),
-                peak: bytes_long(lane.peak),
-                peak_bytes: lane.peak.to_string(),
-                lower_bound: bytes_long(lane.lower_bound),
-                peak_clock: cs.and_then(|c| c.peak_clock),
-                live_at_peak,
-            }
-        })
+    let lanes = (0..chart.lanes.len())
+        .map(|i| lane_summary(chart, i))
         .collect();
     Summary {
         peak_bytes: s.peak.to_string(),

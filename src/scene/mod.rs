@@ -7,6 +7,7 @@
 //! Flow: `Chart::new(plan)` once per file → `render(&chart, &view, &options,
 //! &mut painter)` per frame → [`Frame`] (what was drawn) ; `hit_test` answers hovers.
 
+pub mod align;
 pub mod axis;
 pub mod cells;
 pub mod chart;

@@ -28,6 +28,8 @@ pub fn node_index(node: usize) -> usize {
 
 pub const PEAK: Color = Color::rgb(0xD0, 0x10, 0x10);
 pub const LOWER_BOUND: Color = Color::rgb(0x1F, 0x4E, 0xB4);
+/// The capacity a file states (dashed): the line a plan must stay under.
+pub const CAPACITY: Color = Color::rgb(0x2E, 0x8B, 0x57);
 pub const FINDING: Color = Color::rgb(0xFF, 0x00, 0x00);
 pub const MATCH: Color = Color::rgb(0xFF, 0x8C, 0x00);
 pub const SELECT: Color = Color::rgb(0x00, 0x00, 0x00);

@@ -68,6 +68,10 @@ pub struct Frame {
     /// out of view).
     pub peak_y: Vec<Option<f64>>,
     pub lower_bound_y: Vec<Option<f64>>,
+    /// Per lane: pixel row of the capacity line (None without a capacity or out of view).
+    pub capacity_y: Vec<Option<f64>>,
+    /// Rectangles outlined as search matches (or, in the compare view, as changed).
+    pub marked: usize,
     /// Painter calls that filled rectangles (batches).
     pub fill_calls: usize,
     /// Parts the frame looked at (the index skips those out of the view's clocks).
@@ -349,6 +353,7 @@ fn draw_lane(
         let m = emphasis(&mut opts.matches.iter().copied(), &|i| {
             opts.matches.binary_search(&i).is_ok()
         });
+        frame.marked += m.len();
         p.stroke_rects(stroke(palette::MATCH, 2.0), &m);
     }
     for (plane, width) in [(opts.hover, 1.5), (opts.selected, 2.5)] {
@@ -390,18 +395,48 @@ fn draw_lane(
         5.0,
         p,
     ));
+    let title = (chart.lanes.len() > 1 || info.name != "mem")
+        .then(|| format!("{} — peak {}", info.name, axis::bytes_short(info.peak)));
     if let Some(y) = frame.peak_y[lane] {
         let text = format!("Peak usage = {}", bytes_long(info.peak));
         let st = TextStyle {
             bold: true,
             ..style(palette::PEAK, 12.0, Align::Right)
         };
-        backed_text(p, &text, b.chart.right() - 6.0, y - 8.0, st);
+        // Above the line, unless the lane's title is there (a narrow chart whose
+        // peak is near the top): then under it.
+        let left = b.chart.right() - 6.0 - p.text_width(&text, 12.0, true);
+        let title_end = title.as_ref().map_or(f64::NEG_INFINITY, |t| {
+            b.chart.x + 12.0 + p.text_width(t, 11.0, true)
+        });
+        let above = y - 8.0;
+        let clash = (above - (b.chart.y + 8.0)).abs() < 13.0 && left < title_end;
+        backed_text(
+            p,
+            &text,
+            b.chart.right() - 6.0,
+            if clash { y + 10.0 } else { above },
+            st,
+        );
     }
     if let Some(y) = frame.lower_bound_y[lane] {
         let text = format!("Lower bound = {}", bytes_long(info.lower_bound));
         let st = style(palette::LOWER_BOUND, 11.0, Align::Right);
         backed_text(p, &text, b.chart.right() - 6.0, y + 9.0, st);
+    }
+
+    let cap_y = info
+        .capacity
+        .and_then(|cap| hline(l, view, lane, cap as f64, palette::CAPACITY, 2.0, p));
+    frame.capacity_y.push(cap_y);
+    if let (Some(cap), Some(y)) = (info.capacity, cap_y) {
+        let verdict = if info.peak <= cap { "fits" } else { "over" };
+        let text = format!("Capacity = {} ({verdict})", bytes_long(cap));
+        let st = TextStyle {
+            bold: true,
+            ..style(palette::CAPACITY, 11.0, Align::Left)
+        };
+        backed_text(p, &text, b.chart.x + 6.0, y - 8.0, st);
     }
 
     if opts.names {
@@ -425,8 +460,7 @@ fn draw_lane(
             style(palette::AXIS, 10.0, Align::Right),
         );
     }
-    if chart.lanes.len() > 1 || info.name != "mem" {
-        let title = format!("{} — peak {}", info.name, axis::bytes_short(info.peak));
+    if let Some(title) = title {
         p.text(
             &title,
             b.chart.x + 4.0,
@@ -440,12 +474,17 @@ fn draw_lane(
     draw_strip(chart, view, l, lane, xticks, p);
 }
 
-/// Right-aligned text on a translucent patch of background, so the peak and
-/// lower-bound labels stay readable over a dense plan.
-fn backed_text(p: &mut dyn Painter, text: &str, right: f64, y: f64, st: TextStyle) {
+/// Text on a translucent patch of background, so the peak, lower-bound and capacity
+/// labels stay readable over a dense plan. `x` is the text's right end, or its left
+/// end for left-aligned text.
+fn backed_text(p: &mut dyn Painter, text: &str, x: f64, y: f64, st: TextStyle) {
     let w = p.text_width(text, st.size, st.bold);
+    let left = match st.align {
+        Align::Left => x,
+        _ => x - w,
+    };
     let patch = Rect {
-        x: right - w - 3.0,
+        x: left - 3.0,
         y: y - st.size / 2.0 - 2.0,
         w: w + 6.0,
         h: st.size + 4.0,
@@ -458,7 +497,7 @@ fn backed_text(p: &mut dyn Painter, text: &str, right: f64, y: f64, st: TextStyl
         },
         &[patch],
     );
-    p.text(text, right, y, st);
+    p.text(text, x, y, st);
 }
 
 /// Runs of equal non-empty cells along the rows of a raster.

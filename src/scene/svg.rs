@@ -5,7 +5,9 @@
 //! Every filled rectangle becomes one `<rect>` (a pattern fill adds a second `<rect>`
 //! with the pattern over the base colour, as the canvas fills twice); strokes,
 //! polylines and text map one to one; a clip opens a `<g clip-path>` that the next
-//! clip closes. Names from dumps are XML-escaped, never markup.
+//! clip closes. Names from dumps are XML-escaped, never markup. Over the picture, an
+//! unfilled `<rect class="name">` per drawn plane carries a `<title>` (its full name
+//! and size), so a viewer's tooltip names planes whose label is cut or absent.
 
 use super::paint::{Align, Color, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
 use super::render::{render, Frame, Options};
@@ -224,6 +226,21 @@ impl Painter for SvgPainter {
 pub fn to_svg(chart: &Chart, view: &View, opts: &Options, theme: Theme) -> (String, Frame) {
     let mut svg = SvgPainter::new(view.width, view.height);
     let frame = render(chart, view, opts, &mut Themed::new(&mut svg, theme));
+    svg.close_clip();
+    for d in &frame.drawn {
+        let size = chart.plan.planes.get(d.plane).map_or(0, |p| p.size);
+        let _ = writeln!(
+            svg.body,
+            "<rect class=\"name\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" \
+             pointer-events=\"all\"><title>{} · {}</title></rect>",
+            num(d.rect.x),
+            num(d.rect.y),
+            num(d.rect.w),
+            num(d.rect.h),
+            escape(&chart.name(d.plane)),
+            escape(&super::axis::bytes_long(size)),
+        );
+    }
     (svg.finish(), frame)
 }
 
@@ -280,8 +297,10 @@ mod tests {
             );
             assert!(svg.contains(&needle), "plane {} missing", d.plane);
         }
-        // Names are text, escaped.
+        // Names are text, escaped; every drawn plane has a title with its full name.
         assert!(svg.contains("n&lt;0&gt;&amp;"));
+        assert_eq!(svg.matches("<title>").count(), frame.drawn.len());
+        assert!(svg.contains("<title>n&lt;1&gt;&amp; · 32 B</title>"));
         assert!(!svg.contains("n<0>"));
         // Every clip group is closed.
         assert_eq!(svg.matches("<g ").count(), svg.matches("</g>").count());

@@ -43,6 +43,7 @@ impl Theme {
             x if x == palette::PEAK => Color::rgb(0xFF, 0x6B, 0x6B),
             x if x == palette::LOWER_BOUND => Color::rgb(0x7F, 0xA8, 0xFF),
             x if x == palette::DENSE => Color::rgb(0x8A, 0x9A, 0xC0),
+            x if x == palette::CAPACITY => Color::rgb(0x6F, 0xD0, 0x8C),
             _ => return c,
         };
         swapped.with_alpha(c.a)

@@ -30,7 +30,7 @@ pub struct View {
 }
 
 /// Headroom above the peak in the fitted view, so the peak line and its label show.
-const FIT_TOP: f64 = 1.08;
+pub const FIT_TOP: f64 = 1.08;
 
 impl View {
     /// The whole plan on a canvas of this size.
@@ -83,17 +83,15 @@ impl View {
         }
     }
 
-    /// Centres the view on a clock range and address fraction range, keeping zoom
-    /// unless the range does not fit.
-    pub fn reveal(&mut self, t0: f64, t1: f64, f0: f64, f1: f64) {
-        let span = (self.t1 - self.t0).max(t1 - t0);
-        let mid = (t0 + t1) / 2.0;
-        self.t0 = mid - span / 2.0;
-        self.t1 = mid + span / 2.0;
-        let fspan = (self.y1 - self.y0).max((f1 - f0) * 1.2);
-        let fmid = (f0 + f1) / 2.0;
-        self.y0 = fmid - fspan / 2.0;
-        self.y1 = fmid + fspan / 2.0;
+    /// Brings clocks `[t0, t1)` and address fractions `[f0, f1)` (a selection) into
+    /// view, and keeps the view inside the plan (`horizon` clocks, address fractions up
+    /// to `top`, the fitted view's top: [`FIT_TOP`] on the main chart): a view already
+    /// showing the selection only comes back inside the plan; else it is centred on
+    /// it, zoomed out only as far as the selection needs. So `P` and the arrow keys
+    /// never show empty clocks or negative addresses.
+    pub fn reveal(&mut self, horizon: f64, top: f64, t: (f64, f64), f: (f64, f64)) {
+        (self.t0, self.t1) = reveal_axis((self.t0, self.t1), t, horizon, 0.0);
+        (self.y0, self.y1) = reveal_axis((self.y0, self.y1), f, top, 0.2);
     }
 
     /// `x` rounded to the device-pixel grid, so edges stay crisp and 1-px gaps
@@ -101,6 +99,20 @@ impl View {
     pub fn snap(&self, x: f64) -> f64 {
         (x * self.dpr).round() / self.dpr
     }
+}
+
+/// One axis of [`View::reveal`]: the range `shown` moved (and widened up to the
+/// selection plus `margin` of it, never past `[0, limit]`) so it holds `sel`.
+fn reveal_axis(shown: (f64, f64), sel: (f64, f64), limit: f64, margin: f64) -> (f64, f64) {
+    let need = (sel.1 - sel.0) * (1.0 + margin);
+    let span = (shown.1 - shown.0).max(need).min(limit);
+    let mut lo = if sel.0 >= shown.0 && sel.1 <= shown.1 {
+        shown.0
+    } else {
+        (sel.0 + sel.1) / 2.0 - span / 2.0
+    };
+    lo = lo.min(limit - span).max(0.0);
+    (lo, lo + span)
 }
 
 /// Where one lane is drawn.

@@ -1,10 +1,12 @@
 //! The compare view: two opened plans drawn on two stacked canvases with one shared
 //! view (same clocks, same bytes per pixel; [`scene::compare::share_scale`]), and the
 //! matched-buffer table of [`scene::compare::compare`]. Pan and zoom on either canvas
-//! move both.
+//! move both. Changed and unmatched buffers are outlined on both charts, so the
+//! savings show where they are; a table row selects its buffer in both.
 
 use super::canvas::CanvasPainter;
 use super::{to_js, Viewer};
+use crate::scene::theme::{Theme, Themed};
 use crate::scene::{self, compare, hit_test, info, Chart, Frame, Options, View};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -27,21 +29,29 @@ pub struct CompareView {
     halves: [Half; 2],
     view: View,
     comparison: compare::Comparison,
+    theme: Theme,
+    /// B is drawn on A's clocks, and that moved some of its steps.
+    aligned: bool,
 }
 
-fn half(canvas: HtmlCanvasElement, chart: Chart) -> Result<Half, JsValue> {
+fn half(canvas: HtmlCanvasElement, chart: Chart, changed: &[usize]) -> Result<Half, JsValue> {
     Ok(Half {
         painter: CanvasPainter::for_canvas(&canvas)?,
         canvas,
         chart,
-        opts: Options::default(),
+        opts: Options {
+            matches: changed.to_vec(),
+            ..Options::default()
+        },
         frame: Frame::default(),
     })
 }
 
 #[wasm_bindgen]
 impl CompareView {
-    /// Compares files `a` (top) and `b` (bottom) of `viewer`.
+    /// Compares files `a` (top) and `b` (bottom) of `viewer`. With `align`, B's
+    /// clocks are drawn on A's axis, matched by node ([`scene::align`]): the same
+    /// layer at the same x in both charts however many steps fusion removed.
     #[wasm_bindgen(constructor)]
     pub fn new(
         top: HtmlCanvasElement,
@@ -49,6 +59,7 @@ impl CompareView {
         viewer: &Viewer,
         a: usize,
         b: usize,
+        align: bool,
     ) -> Result<CompareView, JsValue> {
         let chart = |i: usize| {
             viewer
@@ -58,13 +69,27 @@ impl CompareView {
                 .ok_or_else(|| JsValue::from_str(&format!("no opened file {i}")))
         };
         let (mut ca, mut cb) = (chart(a)?, chart(b)?);
-        compare::share_scale(&mut ca, &mut cb);
         let comparison = compare::compare(&ca, &cb, MAX_ROWS);
+        let mut aligned = false;
+        if align {
+            // Drawn on A's clocks. The comparison above and the findings are B's as it
+            // is: squeezing clocks could make spaces that follow each other overlap.
+            let plan = scene::align::align_to(&ca.plan, &cb.plan);
+            aligned = plan.steps != cb.plan.steps;
+            let stats = crate::stats::stats(&plan);
+            cb = Chart::with(plan, stats, cb.report.clone());
+        }
+        compare::share_scale(&mut ca, &mut cb);
         let view = View::fit(&ca, 300.0, 150.0, 1.0);
         Ok(CompareView {
-            halves: [half(top, ca)?, half(bottom, cb)?],
+            halves: [
+                half(top, ca, &comparison.changed[0])?,
+                half(bottom, cb, &comparison.changed[1])?,
+            ],
             view,
             comparison,
+            theme: viewer.theme,
+            aligned,
         })
     }
 
@@ -96,11 +121,34 @@ impl CompareView {
         let mut again = false;
         for h in &mut self.halves {
             h.painter.begin(self.view.dpr);
-            h.frame = scene::render(&h.chart, &self.view, &h.opts, &mut h.painter);
+            let mut painter = Themed::new(&mut h.painter, self.theme);
+            h.frame = scene::render(&h.chart, &self.view, &h.opts, &mut painter);
             h.painter.end();
             again |= h.frame.refining();
         }
         again
+    }
+
+    /// `light` or `dark`, as the page (`Viewer::set_theme`).
+    pub fn set_theme(&mut self, name: &str) {
+        self.theme = Theme::from_name(name).unwrap_or_default();
+    }
+
+    /// Selects a table row's buffer: plane `a` of the top chart and `b` of the bottom
+    /// one (either may be absent), and brings it into view.
+    pub fn select(&mut self, a: Option<usize>, b: Option<usize>) {
+        self.halves[0].opts.selected = a;
+        self.halves[1].opts.selected = b;
+        let shown = [(0, a), (1, b)]
+            .into_iter()
+            .find_map(|(w, p)| Some((w, self.halves[w].chart.parts_of(p?).next().copied()?)));
+        if let Some((w, q)) = shown {
+            let chart = &self.halves[w].chart;
+            let e = chart.lanes[q.lane].extent as f64;
+            let t = (f64::from(q.t0), q.t1 as f64);
+            let f = (q.a0 as f64 / e, q.a1 as f64 / e);
+            self.view.reveal(chart.horizon as f64, FIT_TOP, t, f);
+        }
     }
 
     pub fn zoom_time(&mut self, x: f64, factor: f64) {
@@ -139,6 +187,17 @@ impl CompareView {
         self.halves[w].opts.hover = hit;
         self.halves[1 - w].opts.hover = other;
         hit.and_then(|p| info::plane_info(&self.halves[w].chart, p))
+            .map_or(JsValue::NULL, |i| to_js(&i))
+    }
+
+    /// True when B is drawn on A's clocks and that moved some of its steps.
+    pub fn aligned(&self) -> bool {
+        self.aligned
+    }
+
+    /// Details of plane `plane` of chart `which` (0 top, 1 bottom), or null.
+    pub fn plane_info(&self, which: usize, plane: usize) -> JsValue {
+        info::plane_info(&self.halves[which.min(1)].chart, plane)
             .map_or(JsValue::NULL, |i| to_js(&i))
     }
 

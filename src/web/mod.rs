@@ -113,6 +113,35 @@ impl Viewer {
         self.files.iter().map(|f| f.name.clone()).collect()
     }
 
+    /// Renames file `i` (the page keeps names unique: every Aidge dump is called
+    /// `memory_info.txt`). False when there is no such file or `name` is blank or
+    /// taken by another file.
+    pub fn rename_file(&mut self, i: usize, name: &str) -> bool {
+        let name = name.trim();
+        let taken = self
+            .files
+            .iter()
+            .enumerate()
+            .any(|(j, f)| j != i && f.name == name);
+        match self.files.get_mut(i) {
+            Some(f) if !name.is_empty() && !taken => {
+                f.name = name.to_owned();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Draws `bytes` (digits) as the capacity of file `i`'s first lane: the capacity
+    /// a planning report states for a buffer list (`planning::Report::capacity`).
+    pub fn set_capacity(&mut self, i: usize, bytes: &str) {
+        if let (Some(f), Ok(c)) = (self.files.get_mut(i), bytes.parse()) {
+            f.chart.set_capacity(0, c);
+            let (w, h, dpr) = self.size;
+            f.view = View::fit(&f.chart, w, h, dpr);
+        }
+    }
+
     pub fn current(&self) -> Option<usize> {
         self.current
     }
@@ -234,10 +263,10 @@ impl Viewer {
         if let Some(q) = f.chart.parts_of(i).next().copied() {
             let e = f.chart.lanes[q.lane].extent as f64;
             f.view.reveal(
-                f64::from(q.t0),
-                q.t1 as f64,
-                q.a0 as f64 / e,
-                q.a1 as f64 / e,
+                f.chart.horizon as f64,
+                scene::view::FIT_TOP,
+                (f64::from(q.t0), q.t1 as f64),
+                (q.a0 as f64 / e, q.a1 as f64 / e),
             );
         }
         self.opts.selected = Some(i);

@@ -160,7 +160,8 @@ test('compare view: shared scale, peak delta equal to the difference of the two 
   assert.equal(s.matched, 203, 'every buffer matched by id');
   assert.ok(s.rows.length > 0 && s.rows.every((r) => r.change.startsWith('moved')));
   const first = s.rows[0];
-  assert.equal(BigInt(first.delta.replace(/,/g, '')), BigInt(first.address_b) - BigInt(first.address_a));
+  // Shown with a true minus sign (U+2212), as every signed number of the page.
+  assert.equal(BigInt(first.delta.replace(/,/g, '').replace('\u2212', '-')), BigInt(first.address_b) - BigInt(first.address_a));
   const rows = await page.$$eval('#cmp-rows tr', (trs) => trs.length);
   assert.equal(rows, s.rows.length);
   // Same scale: equal clock widths; the peak line of B sits lower by the delta.
@@ -174,10 +175,12 @@ test('compare view: shared scale, peak delta equal to the difference of the two 
   assert.ok(Math.abs(pa.rect.h - pb.rect.h) < 0.01, 'same byte scale');
   assert.ok(fb.peak_y[0] > fa.peak_y[0], 'B\'s lower peak is drawn lower');
   // Gestures on either half move both: the wheel zooms time, a drag pans, a hover names.
-  // Followed: a plane under the middle of the chart, so it stays on screen.
+  // Followed: a plane under the middle of the chart, so it stays on screen, drawn as a
+  // rectangle in both halves (a plane about a pixel tall can round to the raster in one).
   const box = await page.locator('#cmp-bottom').boundingBox();
   const mid = box.width / 2;
-  const k = fb.drawn.find((d) => !d.wrapped && d.rect.x < mid - 20 && d.rect.x + d.rect.w > mid + 20).plane;
+  const k = fb.drawn.find((d) => !d.wrapped && d.rect.x < mid - 20 && d.rect.x + d.rect.w > mid + 20 &&
+    d.rect.h >= 3 && plane(fa, d.plane)).plane;
   const at = async () => page.evaluate(() => [0, 1].map((i) => window.__memplan.compare.frame(i)))
     .then((fs) => fs.map((f) => plane(f, k).rect));
   const [ra, rb] = await at();
@@ -195,7 +198,7 @@ test('compare view: shared scale, peak delta equal to the difference of the two 
   assert.ok(Math.abs(db.x - zb.x - 60) < 1, 'and B');
   // Hover names the plane under the pointer (the largest one on screen in B).
   const fb2 = await page.evaluate(() => window.__memplan.compare.frame(1));
-  const largest = fb2.drawn.filter((d) => !d.wrapped && d.rect.x > 0 && d.rect.x + d.rect.w < box.width)
+  const largest = fb2.drawn.filter((d) => !d.wrapped && d.rect.x > 0 && d.rect.x + d.rect.w < box.width && d.rect.h >= 6)
     .sort((p, q) => q.rect.h * q.rect.w - p.rect.h * p.rect.w)[0].rect;
   await page.mouse.move(box.x + largest.x + largest.w / 2, box.y + largest.y + largest.h / 2);
   await page.waitForFunction(() => document.getElementById('cmp-hover').textContent !== '');

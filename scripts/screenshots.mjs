@@ -1,0 +1,64 @@
+// Writes docs/screenshots/: the page as an Aidge user sees it, on the small ViT of
+// tests/data/vit/ (exported plain and fused by the real aidge_core), at 1440×900 and
+// 400×800, light and dark, single plan and compare. Needs a built dist/
+// (scripts/build.sh) and Debian's chromium; with .venv's Pillow (aidge's venv has it)
+// the PNGs are reduced to 128 colours, which keeps docs/ a few hundred KB.
+// Usage: node scripts/screenshots.mjs
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as h from '../tests/e2e/harness.mjs';
+
+const out = path.join(h.root, 'docs/screenshots');
+fs.mkdirSync(out, { recursive: true });
+const vit = (which) => fs.readFileSync(path.join(h.root, 'tests/data/vit', which, 'memory_info.txt'));
+
+const env = await h.start();
+try {
+  for (const [name, viewport, theme, compare] of [
+    ['light-1440x900', { width: 1440, height: 900 }, 'light', false],
+    ['dark-1440x900', { width: 1440, height: 900 }, 'dark', false],
+    ['compare-1440x900', { width: 1440, height: 900 }, 'light', true],
+    ['compare-dark-1440x900', { width: 1440, height: 900 }, 'dark', true],
+    ['phone-400x800', { width: 400, height: 800 }, 'light', false],
+    ['phone-compare-dark-400x800', { width: 400, height: 800 }, 'dark', true],
+  ]) {
+    const page = await env.open('', viewport);
+    await page.evaluate((t) => localStorage.setItem('memplan-theme', t), theme);
+    await page.reload();
+    await h.ready(page);
+    await h.drop(page, [['memory_info.txt', vit('plain')]]);
+    await h.waitForFiles(page, 2);
+    await h.drop(page, [['memory_info.txt', vit('fused')]]);
+    await h.waitForFiles(page, 3);
+    if (compare) {
+      await page.click('#compare-open');
+      await page.waitForSelector('#compare:not([hidden])');
+      await page.selectOption('#cmp-a', '1');
+      await page.selectOption('#cmp-b', '2');
+      await page.locator('#cmp-rows tr').first().click();
+    } else {
+      await page.click('#names');
+      await page.focus('#stage');
+      await page.keyboard.press('p');
+    }
+    await h.frame(page);
+    await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: viewport.width < 720 });
+    await page.close();
+    console.log(`${name}.png`);
+  }
+} finally {
+  await env.stop();
+}
+
+const python = path.join(h.root, '.venv/bin/python');
+const quantize = `import sys
+from PIL import Image
+for f in sys.argv[1:]:
+    Image.open(f).convert("RGB").quantize(128, method=Image.Quantize.MEDIANCUT).save(f, optimize=True)`;
+try {
+  const files = fs.readdirSync(out).filter((f) => f.endsWith('.png')).map((f) => path.join(out, f));
+  execFileSync(python, ['-c', quantize, ...files], { stdio: 'inherit' });
+} catch (e) {
+  console.warn(`PNGs left in full colour (${e.message.split('\n')[0]})`);
+}
