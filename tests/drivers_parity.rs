@@ -31,7 +31,10 @@ fn options(tag: &str) -> DriverOptions {
     o
 }
 
-const CASES: [&str; 7] = [
+/// The cases of tests/parity/aidge_cases.py's EXPORT_CASES; the last four are
+/// channels-last (per-pixel planes): NHWC and NWC Concats, and two models as
+/// aidge_export_cpp prepares them.
+const CASES: [&str; 11] = [
     "resnet18",
     "mobilenet_v2",
     "squeezenet1_1",
@@ -39,6 +42,10 @@ const CASES: [&str; 7] = [
     "branches",
     "residual",
     "split",
+    "concat_nhwc",
+    "concat_nwc",
+    "squeezenet1_1_nhwc",
+    "mobilenet_v2_nhwc",
 ];
 
 fn files() -> Vec<PathBuf> {
@@ -120,8 +127,8 @@ fn diff(ours: &Plan, aidge: &Plan) -> Option<String> {
 fn drivers_match_aidge_on_every_export() {
     let files = files();
     assert!(
-        files.len() >= 55,
-        "expected 7 cases x 7 combos + 6 auto-concat with wrap-around, found {}",
+        files.len() >= 87,
+        "expected 11 cases x 7 combos + 10 auto-concat with wrap-around, found {}",
         files.len()
     );
     let mut failures = Vec::new();

@@ -48,13 +48,35 @@ def _schedule(graph, dims):
     return s
 
 
-def model(name):
+def _load(name):
     import aidge_onnx
     tmp = pathlib.Path(tempfile.mkdtemp()) / f"{name}.onnx"
     with gzip.open(BENCH / "models" / f"{name}.onnx.gz") as f, open(tmp, "wb") as g:
         shutil.copyfileobj(f, g)
-    graph = aidge_onnx.load_onnx(str(tmp))
-    return _schedule(graph, [[1, 3, 224, 224]])
+    return aidge_onnx.load_onnx(str(tmp))
+
+
+def model(name):
+    return _schedule(_load(name), [[1, 3, 224, 224]])
+
+
+def model_nhwc(name):
+    """The model as aidge_export_cpp exports it: aidge_core.export_utils'
+    prepare_export with the legacy flow that aidge_export_cpp.export uses
+    (adapt_graph_legacy: export_cpp backend and kernels' required data, the
+    NHWC data format of ExportLibCpp, fused meta-operators, the MaxPool indices
+    dropped from the outputs), scheduled as scheduler_export schedules it."""
+    import numpy as np
+    from aidge_core.export_utils.config import ExportConfig
+    from aidge_core.export_utils.export import prepare_export
+    import aidge_export_cpp  # noqa: F401  (registers the export_cpp library)
+
+    x = aidge_core.Tensor(np.zeros([1, 3, 224, 224], dtype=np.float32))
+    x.set_data_format(aidge_core.dformat.nchw)
+    config = ExportConfig(target="host", dtype="float32", legacy=True,
+                          export_folder=tempfile.mkdtemp())
+    aidge_core.Log.set_console_level(aidge_core.Level.Error)  # the flow's notices
+    return prepare_export(_load(name), config, input_tensors=[x]).scheduler
 
 
 def _conv(cin, cout, name, k=3):
@@ -116,7 +138,45 @@ def split():
     return _schedule(aidge_core.get_connected_graph_view(x), [[1, 3, 10, 10]])
 
 
-GRAPHS = {"branches": branches, "residual": residual, "split": split}
+def _channels_last_concat(fmt, dims, channels):
+    """ReLUs of graph inputs of `dims(c)` for each c of `channels`, all tagged
+    `fmt`, joined by a Concat on the channel (last) axis, then a ReLU: each
+    output is planned per pixel, the Concat's inputs at channel offsets."""
+    import numpy as np
+    relus = [aidge_core.ReLU(f"r{i}") for i in range(len(channels))]
+    cat = aidge_core.Concat(len(channels), axis=len(dims(1)) - 1, name="cat")
+    tail = aidge_core.ReLU("tail")
+    for i, r in enumerate(relus):
+        r.add_child(cat, 0, i)
+    cat.add_child(tail, 0, 0)
+    graph = aidge_core.get_connected_graph_view(tail)
+    graph.set_backend("cpu")
+    graph.set_datatype(aidge_core.dtype.float32)
+    graph.set_dataformat(fmt)
+    for r, c in zip(relus, channels):
+        x = aidge_core.Tensor(np.zeros(dims(c), dtype=np.float32))
+        x.set_data_format(fmt)
+        x.set_backend("cpu")
+        r.get_operator().set_input(0, x)
+    graph.forward_dims([], True)
+    s = aidge_core.SequentialScheduler(graph)
+    s.generate_scheduling()
+    return s
+
+
+def concat_nhwc():
+    """Three NHWC inputs of 3, 5 and 2 channels: uneven pixel offsets, and the
+    third input's size wraps around in size_t (Aidge's size quirk, per pixel)."""
+    return _channels_last_concat(aidge_core.dformat.nhwc, lambda c: [1, 4, 5, c], [3, 5, 2])
+
+
+def concat_nwc():
+    """The same with 3-D NWC tensors and a batch of 2 (planes of N lines)."""
+    return _channels_last_concat(aidge_core.dformat.nwc, lambda c: [2, 5, c], [3, 5, 2])
+
+
+GRAPHS = {"branches": branches, "residual": residual, "split": split,
+          "concat_nhwc": concat_nhwc, "concat_nwc": concat_nwc}
 
 # Several memory components for generate_memory_multiple_mems, (tag, capacities,
 # priorities): a small first bank that overflows into a large one, and the
@@ -127,13 +187,23 @@ COMPONENT_COMBOS = [
 ]
 COMPONENT_CASES = ["resnet18", "squeezenet1_1", "branches", "split"]
 CASES = MODELS + list(GRAPHS)
+# The committed exports also hold two models as aidge_export_cpp prepares them.
+EXPORT_CASES = CASES + ["squeezenet1_1_nhwc", "mobilenet_v2_nhwc"]
+
+
+NHWC_SUFFIX = "_nhwc"
 
 
 def scheduler(case):
-    return GRAPHS[case]() if case in GRAPHS else model(case)
+    """A case's scheduler: a built graph, MODEL, or MODEL_nhwc (export-cpp's flow)."""
+    if case in GRAPHS:
+        return GRAPHS[case]()
+    if case.endswith(NHWC_SUFFIX):
+        return model_nhwc(case[: -len(NHWC_SUFFIX)])
+    return model(case)
 
 
-def export_all(out_dir, cases=CASES):
+def export_all(out_dir, cases=EXPORT_CASES):
     """Writes out_dir/CASE-TAG.json for every case and combo; returns the paths.
     Each export uses a fresh scheduler: Aidge's node order may differ between
     schedulers (it iterates pointer-ordered sets), each file is self-consistent."""

@@ -2,9 +2,10 @@
 log) with the real aidge_core 0.10.1 wheel, on real models and built graphs.
 
 For every case (the ONNX models of $MEMPLAN_BENCH/models, default /work/shared/bench,
-resnet18 with Conv+ReLU fused into meta-operators (EXTRA_CASES), and the graphs of
+resnet18 with Conv+ReLU fused into meta-operators (EXTRA_CASES), the graphs of
 aidge_cases.py built with aidge_core's API: branches + Concat,
-residual adds, a multi-output Split) and every option combination of
+residual adds, a multi-output Split, channels-last Concats; and the four models as
+aidge_export_cpp prepares them, in NHWC, on a subset of combos: NHWC_CASES) and every option combination of
 $MEMPLAN_BENCH/aidge/ (plus a few the bench lacks, see EXTRA_COMBOS), in this one
 process and from one scheduler per case (Aidge's node order can differ between
 processes, so the schedule and Aidge's plan must come from the same one):
@@ -92,6 +93,15 @@ def broadcast_add():
 
 
 EXTRA_CASES = {"resnet18_fused": resnet18_fused, "broadcast_add": broadcast_add}
+
+# The four models as aidge_export_cpp prepares them (NHWC, export_cpp kernels:
+# aidge_cases.model_nhwc), on the combos that exercise per-pixel planes in each
+# driver. No inc_producers combo: the wheel itself segfaults on them for
+# mobilenet_v2 in every driver (resnet18 and squeezenet1_1 pass all 17 combos).
+NHWC_CASES = [m + aidge_cases.NHWC_SUFFIX for m in aidge_cases.MODELS]
+NHWC_COMBOS = ["multi-None", "multi-align100-None", "single-wrap-None",
+               "single-wrap-OptimizeMaxLifetimeMaxSizeFirst", "single-wrap-align100-None",
+               "autoconcat-None", "autoconcat-wrap-None", "autoconcat-align100-None"]
 
 
 def bench_combos():
@@ -218,8 +228,8 @@ def main(argv):
               "CARGO_TARGET_DIR) or tests/parity/run.py")
         print("0 passed, 1 failed")
         return 1
-    cases = argv[1:] or aidge_cases.CASES + list(EXTRA_CASES)
-    combos = bench_combos() + EXTRA_COMBOS
+    cases = argv[1:] or aidge_cases.CASES + list(EXTRA_CASES) + NHWC_CASES
+    all_combos = bench_combos() + EXTRA_COMBOS
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
@@ -227,6 +237,7 @@ def main(argv):
             start = time.monotonic()
             build = EXTRA_CASES.get(case)
             scheduler = build() if build else aidge_cases.scheduler(case)
+            combos = NHWC_COMBOS if case in NHWC_CASES else all_combos
             for tag in combos:
                 try:
                     d = check(scheduler, case, tag, tmp)
