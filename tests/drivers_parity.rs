@@ -31,10 +31,13 @@ fn options(tag: &str) -> DriverOptions {
     o
 }
 
-/// The cases of tests/parity/aidge_cases.py's EXPORT_CASES; the last four are
-/// channels-last (per-pixel planes): NHWC and NWC Concats, and two models as
-/// aidge_export_cpp prepares them.
-const CASES: [&str; 11] = [
+/// The cases of tests/parity/aidge_cases.py's EXPORT_CASES: `inception*` and
+/// `densenet` are Concats of PaddedConv2D(+ReLU) branches (GoogLeNet's 3a, plain
+/// and fused; a DenseNet chain); the last four are channels-last (per-pixel
+/// planes): NHWC and NWC Concats, and two models as aidge_export_cpp prepares
+/// them. `inception_fused-autoconcat-wrap-None` was kept from a schedule order
+/// where the wrap-around margin rule matters (aidge_cases.py, EXPORT_CASES).
+const CASES: [&str; 14] = [
     "resnet18",
     "mobilenet_v2",
     "squeezenet1_1",
@@ -42,6 +45,9 @@ const CASES: [&str; 11] = [
     "branches",
     "residual",
     "split",
+    "inception",
+    "inception_fused",
+    "densenet",
     "concat_nhwc",
     "concat_nwc",
     "squeezenet1_1_nhwc",
@@ -127,8 +133,8 @@ fn diff(ours: &Plan, aidge: &Plan) -> Option<String> {
 fn drivers_match_aidge_on_every_export() {
     let files = files();
     assert!(
-        files.len() >= 87,
-        "expected 11 cases x 7 combos + 10 auto-concat with wrap-around, found {}",
+        files.len() >= 111,
+        "expected 14 cases x 7 combos + 13 auto-concat with wrap-around, found {}",
         files.len()
     );
     let mut failures = Vec::new();

@@ -230,9 +230,9 @@ fn in_place(
 /// - the first candidate is taken, even when its plane is smaller than its
 ///   protected bytes; a later one only when it leaves more reusable bytes
 ///   (`getSize() - protected`, in `size_t`);
-/// - `extra` is the chosen input's protected bytes: the bytes the kernel still
-///   reads when it starts writing (0.10.1's `reallocate` then needs
-///   `max(fullSize, start) + extra`).
+/// - `extra` is the first candidate's protected bytes, even when a later one
+///   replaces its plane (the bytes the kernel still reads when it starts
+///   writing; 0.10.1's `reallocate` then needs `max(fullSize, start) + extra`).
 fn wrap_candidate(
     schedule: &Schedule,
     mm: &MemoryManager,
@@ -249,8 +249,8 @@ fn wrap_candidate(
 }
 
 /// The candidate scan of [`wrap_candidate`] over `node`'s data inputs, for an
-/// output of `req` bytes, updating the best `(plane, protected bytes)` so far
-/// and its reusable size (`getSize() - protected`). `req` is the output's
+/// output of `req` bytes, updating the best `(plane, extra bytes)` so far and
+/// its reusable size (`getSize() - protected`). `req` is the output's
 /// plane size and layout.
 pub(super) fn scan_inputs(
     schedule: &Schedule,
@@ -275,13 +275,18 @@ pub(super) fn scan_inputs(
         let start = plane.final_offset(space).wrapping_sub(space.offset);
         if rp < rd || !mm.is_wrap_around(plane.space, start, req, layout) {
             let size = plane.footprint();
-            let better = match best {
-                None => true,
-                Some(_) => size > wrap_size.wrapping_add(rp),
-            };
-            if better {
-                *wrap_size = size.wrapping_sub(rp);
-                *best = Some((plane, rp));
+            match best {
+                None => {
+                    *wrap_size = size.wrapping_sub(rp);
+                    *best = Some((plane, rp));
+                }
+                // A better plane replaces the first one, but the extra bytes
+                // stay the first candidate's (the wheel's GoogLeNet margin).
+                Some((kept, _)) if size > wrap_size.wrapping_add(rp) => {
+                    *wrap_size = size.wrapping_sub(rp);
+                    *kept = plane;
+                }
+                Some(_) => {}
             }
         }
     }

@@ -138,6 +138,78 @@ def split():
     return _schedule(aidge_core.get_connected_graph_view(x), [[1, 3, 10, 10]])
 
 
+def _pconv(cin, cout, name, k=1, relu=True):
+    """A PaddedConv2D keeping the map size (as aidge_onnx imports a padded Conv),
+    optionally followed by a ReLU; returns (first node, last node)."""
+    p = k // 2
+    conv = aidge_core.PaddedConv2D(cin, cout, [k, k], name=name, padding_dims=[p, p, p, p])
+    if not relu:
+        return conv, conv
+    relu_node = aidge_core.ReLU(name + "_relu")
+    conv.add_child(relu_node, 0, 0)
+    return conv, relu_node
+
+
+def _inception(src, cin, name, branches):
+    """An Inception block reading `src`: one branch per list of (out channels,
+    kernel) PaddedConv2D+ReLU stages ("pool" for a padded 3x3 MaxPool), joined
+    by a Concat on channels. Returns (concat, its channels)."""
+    cat = aidge_core.Concat(len(branches), axis=1, name=name)
+    total = 0
+    for b, stages in enumerate(branches):
+        prev, c = src, cin
+        for s, stage in enumerate(stages):
+            if stage == "pool":
+                first = last = aidge_core.PaddedMaxPooling2D(
+                    [3, 3], name=f"{name}_b{b}_pool", padding_dims=[1, 1, 1, 1])
+            else:
+                first, last = _pconv(c, stage[0], f"{name}_b{b}_{s}", stage[1])
+                c = stage[0]
+            prev.add_child(first, 0, 0)
+            prev = last
+        prev.add_child(cat, 0, b)
+        total += c
+    return cat, total
+
+
+def inception(fused):
+    """GoogLeNet's Inception 3a at 28x28 (its input, a padded 3x3 MaxPool of
+    192 channels, read by four branches: 1x1; 1x1 then 3x3; 1x1 then 3x3;
+    padded MaxPool then 1x1, every conv a PaddedConv2D+ReLU), then a 3-branch
+    Inception and a 1x1 head. The 4-input Concat has three wrap-around
+    candidates with different protected data. With `fused`, every
+    PaddedConv2D->ReLU becomes a ConvReLU meta-operator as in the README flow
+    (the fused 3x3 protects part of its input; a bare Conv protects none)."""
+    stem = aidge_core.PaddedMaxPooling2D([3, 3], name="pool2", padding_dims=[1, 1, 1, 1])
+    cat1, c1 = _inception(stem, 192, "cat1", [[(64, 1)], [(96, 1), (128, 3)],
+                                              [(16, 1), (32, 3)], ["pool", (32, 1)]])
+    cat2, c2 = _inception(cat1, c1, "cat2", [[(64, 1)], [(32, 1), (48, 3)], ["pool", (32, 1)]])
+    head, _ = _pconv(c2, 8, "head", 1, relu=False)
+    cat2.add_child(head, 0, 0)
+    graph = aidge_core.get_connected_graph_view(stem)
+    if fused:
+        aidge_core.fuse_to_metaops(graph, "PaddedConv2D->ReLU", "ConvReLU")
+    return _schedule(graph, [[1, 192, 28, 28]])
+
+
+def densenet():
+    """DenseNet-style chain: each stage concatenates everything before it with a
+    new PaddedConv2D+ReLU of it, so every Concat input but the last is also
+    read by the next stage's convolution (Concats planned like any node)."""
+    first, prev = _pconv(3, 8, "stem", 3)
+    c = 8
+    for k in range(3):
+        conv, relu = _pconv(c, 4, f"grow{k}", 3)
+        cat = aidge_core.Concat(2, axis=1, name=f"dense{k}")
+        prev.add_child(conv, 0, 0)
+        prev.add_child(cat, 0, 0)
+        relu.add_child(cat, 0, 1)
+        prev, c = cat, c + 4
+    head, _ = _pconv(c, 4, "head", 1, relu=False)
+    prev.add_child(head, 0, 0)
+    return _schedule(aidge_core.get_connected_graph_view(first), [[1, 3, 10, 10]])
+
+
 def _channels_last_concat(fmt, dims, channels):
     """ReLUs of graph inputs of `dims(c)` for each c of `channels`, all tagged
     `fmt`, joined by a Concat on the channel (last) axis, then a ReLU: each
@@ -176,7 +248,9 @@ def concat_nwc():
 
 
 GRAPHS = {"branches": branches, "residual": residual, "split": split,
-          "concat_nhwc": concat_nhwc, "concat_nwc": concat_nwc}
+          "concat_nhwc": concat_nhwc, "concat_nwc": concat_nwc,
+          "inception": lambda: inception(False), "inception_fused": lambda: inception(True),
+          "densenet": densenet}
 
 # Several memory components for generate_memory_multiple_mems, (tag, capacities,
 # priorities): a small first bank that overflows into a large one, and the
