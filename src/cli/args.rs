@@ -150,6 +150,19 @@ pub struct PlanArgs {
     /// Allocate Producers' outputs too (Aidge's inc_producers).
     #[arg(long)]
     pub inc_producers: bool,
+    /// Memory components of multiple-mems, in bytes (Aidge's
+    /// memory_components_capacities) [default: those the file's plan records, else 1e9].
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    pub capacities: Vec<u64>,
+    /// Their priorities, lowest tried first (memory_components_priorities)
+    /// [default: the order of --capacities].
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 1,
+        allow_negative_numbers = true
+    )]
+    pub priorities: Vec<i64>,
     /// Output memplan JSON (`-` for stdout).
     #[arg(short, long)]
     pub output: PathBuf,

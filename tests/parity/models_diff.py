@@ -60,6 +60,17 @@ EXTRA_COMBOS = ["single-wrap-OptimizeMaxLifetimeMaxSizeFirst", "autoconcat-wrap-
                 "autoconcat-incprod-None"]
 
 
+# Several memory components for multiple-mems, (capacities, priorities) by tag,
+# given to `memplan plan` as --capacities/--priorities: a small first bank that
+# overflows into a large one, reversed priorities, and three banks tried in the
+# order 1, 0, 2.
+COMPONENT_COMBOS = {
+    "multi-banks-small-first-None": ([20000, 1000000000], [0, 1]),
+    "multi-banks-priority-reversed-None": ([1000000000, 4000000], [1, 0]),
+    "multi-banks-three-None": ([300000, 20000, 1000000000], [1, 0, 2]),
+}
+
+
 def resnet18_fused():
     """resnet18 with every PaddedConv2D->ReLU fused into a meta-operator, as the
     README flow does (meta-operators answer required data through their inner nodes)."""
@@ -101,7 +112,8 @@ EXTRA_CASES = {"resnet18_fused": resnet18_fused, "broadcast_add": broadcast_add}
 NHWC_CASES = [m + aidge_cases.NHWC_SUFFIX for m in aidge_cases.MODELS]
 NHWC_COMBOS = ["multi-None", "multi-align100-None", "single-wrap-None",
                "single-wrap-OptimizeMaxLifetimeMaxSizeFirst", "single-wrap-align100-None",
-               "autoconcat-None", "autoconcat-wrap-None", "autoconcat-align100-None"]
+               "autoconcat-None", "autoconcat-wrap-None", "autoconcat-align100-None",
+               "multi-banks-small-first-None"]
 
 
 def bench_combos():
@@ -132,10 +144,12 @@ def aidge_export(scheduler, tag, path):
     """Runs Aidge's driver for `tag`, writes the memplan JSON (schedule + Aidge's
     plan, as memplan_aidge.export does) and returns the MemoryManager."""
     driver, _, wrap, inc, optimize, align = parse_combo(tag)
-    mm = memplan_aidge.aidge_plan(scheduler, driver, wrap, optimize, inc, align)
+    caps, prios = COMPONENT_COMBOS.get(tag, ([1000000000], [0]))
+    mm = memplan_aidge.aidge_plan(scheduler, driver, wrap, optimize, inc, align, caps, prios)
     components = None
     if driver == "multiple_mems":
-        components = [{"name": "MEM_0", "capacity": 1000000000, "priority": 0}]
+        components = [{"name": f"MEM_{i}", "capacity": c, "priority": p}
+                      for i, (c, p) in enumerate(zip(caps, prios))]
     doc = {"format": "memplan", "version": 1,
            "schedule": memplan_aidge.schedule_of(scheduler),
            "plan": memplan_aidge.plan_of(scheduler, mm, components, align)}
@@ -188,6 +202,10 @@ def check(scheduler, case, tag, tmp):
         args += ["--optimize", optimize]
     if align != 1:
         args += ["--alignment", align]
+    if tag in COMPONENT_COMBOS:
+        caps, prios = COMPONENT_COMBOS[tag]
+        args += ["--capacities", ",".join(map(str, caps)),
+                 "--priorities", ",".join(map(str, prios))]
     try:
         mm, doc = aidge_export(scheduler, tag, src)
     except RuntimeError as e:
@@ -229,7 +247,7 @@ def main(argv):
         print("0 passed, 1 failed")
         return 1
     cases = argv[1:] or aidge_cases.CASES + list(EXTRA_CASES) + NHWC_CASES
-    all_combos = bench_combos() + EXTRA_COMBOS
+    all_combos = bench_combos() + EXTRA_COMBOS + list(COMPONENT_COMBOS)
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
