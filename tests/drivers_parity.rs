@@ -197,3 +197,36 @@ fn multiple_mems_with_several_components_match_aidge() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A graph the wheel cannot plan (tests/data/aidge/refused/: a grouped,
+/// non-depthwise Conv that aidge_onnx imports as a GenericOperator, whose
+/// output Aidge can only count in tokens) is refused by every driver with the
+/// wheel's own message, naming the node and its type.
+#[test]
+fn token_based_outputs_are_refused_like_aidge() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/aidge/refused/grouped_conv.json");
+    #[derive(Deserialize)]
+    struct Refused {
+        schedule: Schedule,
+    }
+    let doc: Refused = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let base = "Cannot generate memory with token-based producer-consumer model for node \
+                grouped_Conv (of type Conv).";
+    let hint = " You may need to forward dimensions in the graph first.";
+    for (driver, message) in [
+        (Driver::MultipleMems, base.to_string()),
+        (Driver::Memory, format!("{base}{hint}")),
+        (Driver::AutoConcat, format!("{base}{hint}")),
+    ] {
+        for wrap_around in [false, true] {
+            let opts = DriverOptions {
+                driver,
+                wrap_around,
+                ..DriverOptions::default()
+            };
+            let e = generate(&doc.schedule, &opts).unwrap_err();
+            assert_eq!(e.to_string(), message, "{driver:?}");
+        }
+    }
+}

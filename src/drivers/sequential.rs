@@ -5,7 +5,7 @@ use super::{concat, geometry, Driver, DriverOptions, DEFAULT_CAPACITY};
 use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId};
 use crate::model::{Component, Plan};
 use crate::schedule::{Node, Output, Port, Schedule};
-use crate::Result;
+use crate::{Error, Result};
 use std::collections::BTreeMap;
 
 pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
@@ -51,6 +51,9 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
         }
         steps[id].clock = Some(mm.current_tick().max(0) as u32);
         for (o, out) in node.outputs.iter().enumerate() {
+            if out.token_based {
+                return Err(token_based(node, opts.driver));
+            }
             if !is_planned(out) {
                 continue;
             }
@@ -139,6 +142,23 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
     }
     plan.alignment = opts.alignment;
     Ok(plan)
+}
+
+/// Aidge's refusal of an output it can only count in tokens (its drivers
+/// assert `requiredSize.type == Elts_t::Data`), word for word: it names the
+/// node and its type, and the single-memory drivers add a hint.
+fn token_based(node: &Node, driver: Driver) -> Error {
+    let hint = match driver {
+        Driver::MultipleMems => "",
+        Driver::Memory | Driver::AutoConcat => {
+            " You may need to forward dimensions in the graph first."
+        }
+    };
+    Error::whole(format!(
+        "Cannot generate memory with token-based producer-consumer model for node {} (of type \
+         {}).{hint}",
+        node.name, node.kind
+    ))
 }
 
 fn release(mm: &mut MemoryManager, multi: bool, id: NodeId) -> Result<u64> {

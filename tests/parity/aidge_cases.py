@@ -210,6 +210,32 @@ def densenet():
     return _schedule(aidge_core.get_connected_graph_view(first), [[1, 3, 10, 10]])
 
 
+def grouped_conv():
+    """A grouped, non-depthwise Conv (group 2, 4 -> 8 channels, as in
+    torchvision's RegNet) between ReLUs, written with the `onnx` package:
+    aidge_onnx imports it as a GenericOperator whose output Aidge can only
+    count in tokens, and every driver of the wheel refuses the graph."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = numpy_helper.from_array(np.ones([8, 2, 3, 3], dtype=np.float32), "w")
+    w2 = numpy_helper.from_array(np.ones([4, 8, 1, 1], dtype=np.float32), "w2")
+    nodes = [helper.make_node("Relu", ["x"], ["a"], name="pre"),
+             helper.make_node("Conv", ["a", "w"], ["y"], name="grouped_Conv", group=2,
+                              kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["y"], ["z"], name="post"),
+             helper.make_node("Conv", ["z", "w2"], ["out"], name="head", kernel_shape=[1, 1])]
+    graph = helper.make_graph(
+        nodes, "grouped", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 8, 8])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 4, 8, 8])], [w, w2])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    path = pathlib.Path(tempfile.mkdtemp()) / "grouped_conv.onnx"
+    onnx.save(model, str(path))
+    import aidge_onnx
+    return _schedule(aidge_onnx.load_onnx(str(path)), [[1, 4, 8, 8]])
+
+
 def _channels_last_concat(fmt, dims, channels):
     """ReLUs of graph inputs of `dims(c)` for each c of `channels`, all tagged
     `fmt`, joined by a Concat on the channel (last) axis, then a ReLU: each
@@ -250,7 +276,7 @@ def concat_nwc():
 GRAPHS = {"branches": branches, "residual": residual, "split": split,
           "concat_nhwc": concat_nhwc, "concat_nwc": concat_nwc,
           "inception": lambda: inception(False), "inception_fused": lambda: inception(True),
-          "densenet": densenet}
+          "densenet": densenet, "grouped_conv": grouped_conv}
 
 # Several memory components for generate_memory_multiple_mems, (tag, capacities,
 # priorities): a small first bank that overflows into a large one, and the
@@ -261,8 +287,12 @@ COMPONENT_COMBOS = [
 ]
 COMPONENT_CASES = ["resnet18", "squeezenet1_1", "branches", "split"]
 CASES = MODELS + list(GRAPHS)
+# Graphs every driver of the wheel refuses: their schedules alone are written to
+# OUT_DIR/refused/CASE.json (memplan must refuse them with Aidge's message).
+REFUSED_CASES = ["grouped_conv"]
 # The committed exports also hold two models as aidge_export_cpp prepares them.
-EXPORT_CASES = CASES + ["squeezenet1_1_nhwc", "mobilenet_v2_nhwc"]
+EXPORT_CASES = [c for c in CASES if c not in REFUSED_CASES] + ["squeezenet1_1_nhwc",
+                                                               "mobilenet_v2_nhwc"]
 
 
 NHWC_SUFFIX = "_nhwc"
@@ -311,7 +341,22 @@ def export_components(out_dir, cases=COMPONENT_CASES):
     return paths
 
 
+def export_refused(out_dir, cases=REFUSED_CASES):
+    """Writes out_dir/refused/CASE.json: the memplan file of the schedule only."""
+    import json
+    out_dir = pathlib.Path(out_dir) / "refused"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for case in cases:
+        path = out_dir / f"{case}.json"
+        doc = {"format": "memplan", "version": 1,
+               "schedule": memplan_aidge.schedule_of(scheduler(case))}
+        path.write_text(json.dumps(doc, separators=(",", ":")))
+        paths.append(path)
+    return paths
+
+
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else ROOT / "tests/data/aidge"
-    for p in export_all(out) + export_components(out):
+    for p in export_all(out) + export_components(out) + export_refused(out):
         print(p)
