@@ -1,11 +1,14 @@
 """The graphs and option combinations of the drivers' parity checks, and the
 writer of their committed exports (tests/data/aidge/).
 
-Cases: the four bench CNNs (/work/shared/bench/models, or $MEMPLAN_BENCH) and
-small graphs built with aidge_core's API (branches, concat, multi-output Split,
-residual adds). Combos: every option combination of /work/shared/bench/aidge/.
+Cases: the four bench CNNs (/work/shared/bench/models, or $MEMPLAN_BENCH), the same
+as aidge_export_cpp prepares them (MODEL_nhwc), small graphs built with aidge_core's
+API (branches, concat, multi-output Split, residual adds, channels-last Concats,
+Inception and DenseNet Concats) and a grouped-Conv ONNX the wheel refuses. Combos:
+every option combination of /work/shared/bench/aidge/.
 
-Usage: .venv/bin/python tests/parity/aidge_cases.py OUT_DIR   (writes CASE-COMBO.json)
+Usage: .venv/bin/python tests/parity/aidge_cases.py OUT_DIR   (writes CASE-COMBO.json,
+components/CASE-TAG.json and refused/CASE.json)
 """
 
 import gzip

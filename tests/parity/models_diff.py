@@ -3,17 +3,20 @@ log) with the real aidge_core 0.10.1 wheel, on real models and built graphs.
 
 For every case (the ONNX models of $MEMPLAN_BENCH/models, default /work/shared/bench,
 resnet18 with Conv+ReLU fused into meta-operators (EXTRA_CASES), the graphs of
-aidge_cases.py built with aidge_core's API: branches + Concat,
-residual adds, a multi-output Split, channels-last Concats; and the four models as
-aidge_export_cpp prepares them, in NHWC, on a subset of combos: NHWC_CASES) and every option combination of
-$MEMPLAN_BENCH/aidge/ (plus a few the bench lacks, see EXTRA_COMBOS), in this one
+aidge_cases.py built with aidge_core's API: branches + Concat, residual adds, a
+multi-output Split, channels-last Concats, Inception and DenseNet Concats, a grouped
+Conv the wheel refuses) and every option combination of $MEMPLAN_BENCH/aidge/ (plus a
+few the bench lacks, see EXTRA_COMBOS, and several memory components,
+COMPONENT_COMBOS); and for the four models as aidge_export_cpp prepares them, in
+NHWC (NHWC_CASES), on a subset of the combos (NHWC_COMBOS); in this one
 process and from one scheduler per case (Aidge's node order can differ between
 processes, so the schedule and Aidge's plan must come from the same one):
 
 1. run Aidge's driver on the scheduler and write the memplan JSON the exporter
    (python/memplan_aidge.py) writes: the schedule and Aidge's plan;
 2. `memplan plan FILE --driver D [--wrap] [--optimize S] [--alignment N] [--inc-producers]
-   -o out.json`;
+   [--capacities C,... --priorities P,...] -o out.json` (where Aidge throws, memplan
+   must fail with the same message);
 3. compare out.json's plan with Aidge's plane by plane (node, index, clock, offset,
    size, stride, length, count, contiguous and wrapped parts, the space's offset,
    size, allocation, release and pending dependencies), then the max lifetime;
