@@ -61,8 +61,9 @@ fn slot(schedule: &Schedule, concat: &Node, k: usize, out: &Output, alignment: u
     };
     let cout = concat.outputs.first();
     let cpixels = cout.and_then(geometry::pixels);
-    let per_pixel = cpixels.is_some() && cout.is_some_and(|o| o.data_format == "nhwc");
-    let bytes_of = |i: usize, o: Option<&Output>| match (per_pixel, o.and_then(geometry::pixels)) {
+    let nhwc_offsets = cpixels.is_some() && cout.is_some_and(|o| o.data_format == "nhwc");
+    let bytes_of = |i: usize, o: Option<&Output>| match (nhwc_offsets, o.and_then(geometry::pixels))
+    {
         (true, Some(Pixels { bytes, .. })) => bytes,
         _ => {
             let eb = o.map_or(1, |o| o.element_bytes);
@@ -70,7 +71,7 @@ fn slot(schedule: &Schedule, concat: &Node, k: usize, out: &Output, alignment: u
         }
     };
     let offset = (0..k).fold(0u64, |acc, i| acc.wrapping_add(bytes_of(i, source(i))));
-    let own = match (per_pixel, geometry::pixels(out)) {
+    let own = match (nhwc_offsets, geometry::pixels(out)) {
         (true, Some(px)) => px.bytes,
         _ => out.required_memory.wrapping_mul(out.element_bytes),
     };
