@@ -123,9 +123,16 @@ pub struct Output {
     pub graph_output: bool,
     /// Memory layout tag of the tensor (Aidge's `dformat`: `nchw`, `nhwc`,
     /// `default`...). Aidge 0.10.1 computes an output in place over its input
-    /// only when both tensors carry the same tag.
+    /// only when both tensors carry the same tag, and plans `nhwc`/`nwc`
+    /// tensors per pixel.
     #[serde(default)]
     pub data_format: String,
+    /// True when the framework can only count this output in *tokens*, not in
+    /// data elements (Aidge: `getRequiredMemory(o).type == Elts_t::Token`, e.g.
+    /// an operator imported as a GenericOperator, whose dims are unknown):
+    /// `required_memory` is then meaningless, and Aidge's drivers refuse the node.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub token_based: bool,
 }
 
 fn one() -> u64 {

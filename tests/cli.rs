@@ -345,3 +345,77 @@ fn plan_with_a_strategy_replaces_spaces_validly() {
         .code(2)
         .stderr(predicate::str::contains("unknown strategy `nope`"));
 }
+
+/// `memplan plan` gives multiple-mems the memory components the export records
+/// (here a 20,000-byte bank that overflows into a 1e9-byte one), so the file
+/// re-plans to Aidge's own plan; `--capacities`/`--priorities` override them.
+#[test]
+fn plan_honours_recorded_components_and_the_component_flags() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/aidge/components/resnet18-small-first.json");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&data).unwrap()).unwrap();
+    let plan_of = |args: &[&str]| -> serde_json::Value {
+        let out = temp(&format!("components-{}.json", args.join("_")), "");
+        memplan()
+            .arg("plan")
+            .arg(&data)
+            .args(args)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .code(0);
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        v["plan"].clone()
+    };
+    let components_of = |plan: &serde_json::Value| -> Vec<u64> {
+        let spaces = plan["spaces"].as_array().unwrap();
+        spaces
+            .iter()
+            .map(|s| s["component"].as_u64().unwrap())
+            .collect()
+    };
+    let recorded = plan_of(&[]);
+    assert_eq!(recorded["spaces"], doc["plan"]["spaces"]);
+    assert_eq!(recorded["planes"], doc["plan"]["planes"]);
+    assert!(
+        components_of(&recorded).contains(&1),
+        "the second bank is used"
+    );
+    let flags = plan_of(&["--capacities", "20000,1000000000", "--priorities", "0,1"]);
+    assert_eq!(flags["spaces"], doc["plan"]["spaces"]);
+    let one = plan_of(&["--capacities", "1000000000"]);
+    assert!(components_of(&one).iter().all(|&c| c == 0));
+    assert_eq!(one["components"].as_array().unwrap().len(), 1);
+    // Swapping the priorities fills the large bank first.
+    let swapped = plan_of(&["--capacities", "20000,1000000000", "--priorities", "1,0"]);
+    assert!(components_of(&swapped).iter().all(|&c| c == 1));
+    for (args, message) in [
+        (
+            &["--priorities", "0,1"][..],
+            "--priorities needs --capacities",
+        ),
+        (
+            &["--capacities", "1,2", "--priorities", "0"],
+            "1 values for 2 --capacities",
+        ),
+        (
+            &["--driver", "memory", "--capacities", "9"],
+            "apply to the multiple-mems driver",
+        ),
+        (
+            &["--capacities", "100"],
+            "Unable to allocate memory of size",
+        ),
+    ] {
+        memplan()
+            .arg("plan")
+            .arg(&data)
+            .args(args)
+            .args(["-o", "-"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}

@@ -31,7 +31,13 @@ fn options(tag: &str) -> DriverOptions {
     o
 }
 
-const CASES: [&str; 7] = [
+/// The cases of tests/parity/aidge_cases.py's EXPORT_CASES: `inception*` and
+/// `densenet` are Concats of PaddedConv2D(+ReLU) branches (GoogLeNet's 3a, plain
+/// and fused; a DenseNet chain); the last four are channels-last (per-pixel
+/// planes): NHWC and NWC Concats, and two models as aidge_export_cpp prepares
+/// them. `inception_fused-autoconcat-wrap-None` was kept from a schedule order
+/// where the wrap-around margin rule matters (aidge_cases.py, EXPORT_CASES).
+const CASES: [&str; 14] = [
     "resnet18",
     "mobilenet_v2",
     "squeezenet1_1",
@@ -39,6 +45,13 @@ const CASES: [&str; 7] = [
     "branches",
     "residual",
     "split",
+    "inception",
+    "inception_fused",
+    "densenet",
+    "concat_nhwc",
+    "concat_nwc",
+    "squeezenet1_1_nhwc",
+    "mobilenet_v2_nhwc",
 ];
 
 fn files() -> Vec<PathBuf> {
@@ -120,8 +133,8 @@ fn diff(ours: &Plan, aidge: &Plan) -> Option<String> {
 fn drivers_match_aidge_on_every_export() {
     let files = files();
     assert!(
-        files.len() >= 55,
-        "expected 7 cases x 7 combos + 6 auto-concat with wrap-around, found {}",
+        files.len() >= 111,
+        "expected 14 cases x 7 combos + 13 auto-concat with wrap-around, found {}",
         files.len()
     );
     let mut failures = Vec::new();
@@ -183,4 +196,37 @@ fn multiple_mems_with_several_components_match_aidge() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A graph the wheel cannot plan (tests/data/aidge/refused/: a grouped,
+/// non-depthwise Conv that aidge_onnx imports as a GenericOperator, whose
+/// output Aidge can only count in tokens) is refused by every driver with the
+/// wheel's own message, naming the node and its type.
+#[test]
+fn token_based_outputs_are_refused_like_aidge() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/aidge/refused/grouped_conv.json");
+    #[derive(Deserialize)]
+    struct Refused {
+        schedule: Schedule,
+    }
+    let doc: Refused = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let base = "Cannot generate memory with token-based producer-consumer model for node \
+                grouped_Conv (of type Conv).";
+    let hint = " You may need to forward dimensions in the graph first.";
+    for (driver, message) in [
+        (Driver::MultipleMems, base.to_string()),
+        (Driver::Memory, format!("{base}{hint}")),
+        (Driver::AutoConcat, format!("{base}{hint}")),
+    ] {
+        for wrap_around in [false, true] {
+            let opts = DriverOptions {
+                driver,
+                wrap_around,
+                ..DriverOptions::default()
+            };
+            let e = generate(&doc.schedule, &opts).unwrap_err();
+            assert_eq!(e.to_string(), message, "{driver:?}");
+        }
+    }
 }

@@ -159,10 +159,24 @@ pub struct PlanArgs {
     /// Allocate Producers' outputs too (Aidge's inc_producers).
     #[arg(long)]
     pub inc_producers: bool,
+    /// Memory components of multiple-mems, in bytes (Aidge's
+    /// memory_components_capacities) [default: those the file's plan records, else 1e9].
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    pub capacities: Vec<u64>,
+    /// Their priorities, lowest tried first (memory_components_priorities)
+    /// [default: the order of --capacities].
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 1,
+        allow_negative_numbers = true
+    )]
+    pub priorities: Vec<i64>,
     /// What to plan in a file that holds both a plan and a schedule (Aidge exports
     /// do): `plan` re-places the plan as given, as the page and `stats` read such a
     /// file (the default); `schedule` runs a driver on the schedule (implied by
-    /// --driver, --wrap, --optimize, --alignment and --inc-producers).
+    /// --driver, --wrap, --optimize, --alignment, --inc-producers, --capacities and
+    /// --priorities).
     #[arg(long, value_enum)]
     pub from: Option<Source>,
     /// Time budget of `search` and `best`, in milliseconds per memory component (the

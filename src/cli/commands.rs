@@ -4,7 +4,7 @@
 use super::args::{
     BenchArgs, CheckArgs, Command, ConvertArgs, DriverName, PlanArgs, Source, StatsArgs,
 };
-use super::{INVALID, OK};
+use super::{components, INVALID, OK};
 use crate::drivers::{self, Driver, DriverOptions};
 use crate::formats::{self, Document, Export};
 use crate::manager::Strategy as OptimizeStrategy;
@@ -180,6 +180,8 @@ fn plan(a: PlanArgs) -> Result<u8> {
         (a.alignment.is_some(), "--alignment"),
         (a.wrap, "--wrap"),
         (a.inc_producers, "--inc-producers"),
+        (!a.capacities.is_empty(), "--capacities"),
+        (!a.priorities.is_empty(), "--priorities"),
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag));
@@ -216,8 +218,13 @@ fn plan(a: PlanArgs) -> Result<u8> {
                     .optimize
                     .and_then(|o| OptimizeStrategy::parse(&format!("{o:?}"))),
                 alignment: a.alignment.unwrap_or(1),
-                ..DriverOptions::default()
+                components: components::resolve(&a.capacities, &a.priorities, doc.plan.as_ref())?,
             };
+            let flags = !(a.capacities.is_empty() && a.priorities.is_empty());
+            if flags && opts.driver != Driver::MultipleMems {
+                let msg = "--capacities and --priorities apply to the multiple-mems driver";
+                return Err(Error::whole(msg));
+            }
             let plan = drivers::generate(schedule, &opts).map_err(|e| e.in_file(&name))?;
             match strategy {
                 None => plan,

@@ -7,6 +7,8 @@
 //! and `tests/drivers_parity.rs`, which replays real exported schedules and
 //! compares with the plans Aidge made for them plane by plane).
 
+mod concat;
+mod geometry;
 mod sequential;
 
 use crate::manager::Strategy;

@@ -1,11 +1,11 @@
 //! The node loop shared by the three drivers (Aidge's `SequentialScheduler`
 //! walks its static schedule once, node by node, one tick per planned node).
 
-use super::{Driver, DriverOptions, DEFAULT_CAPACITY};
-use crate::manager::{round_up_to_alignment, Layout, MemoryManager, MemoryPlane, NodeId, SpaceId};
+use super::{concat, geometry, Driver, DriverOptions, DEFAULT_CAPACITY};
+use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId};
 use crate::model::{Component, Plan};
-use crate::schedule::{Consumer, Node, Output, Port, Schedule};
-use crate::Result;
+use crate::schedule::{Node, Output, Port, Schedule};
+use crate::{Error, Result};
 use std::collections::BTreeMap;
 
 pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
@@ -51,6 +51,9 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
         }
         steps[id].clock = Some(mm.current_tick().max(0) as u32);
         for (o, out) in node.outputs.iter().enumerate() {
+            if out.token_based {
+                return Err(token_based(node, opts.driver));
+            }
             if !is_planned(out) {
                 continue;
             }
@@ -58,12 +61,14 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
             // Every driver rounds the bytes it reserves up to `memory_alignment`;
             // checkInPlace and the auto-concat offsets compare unrounded bytes.
             let raw = out.required_memory.wrapping_mul(out.element_bytes);
-            let req = round_up_to_alignment(raw, opts.alignment);
-            let layout = Layout::FLAT;
+            let (req, layout) = match opts.driver {
+                Driver::AutoConcat => geometry::auto_concat_plane_of(out, opts.alignment),
+                _ => geometry::plane_of(out, opts.alignment),
+            };
             if opts.driver == Driver::AutoConcat {
-                if let Some(target) = concat_target(schedule, out) {
+                if let Some(target) = concat::target(schedule, out) {
                     let concat =
-                        place_in_concat(schedule, &mut mm, &mut concats, (id, raw), opts, target)?;
+                        concat::place(schedule, &mut mm, &mut concats, (id, out), opts, target)?;
                     steps[target.node]
                         .clock
                         .get_or_insert(mm.space(concat).allocated.max(0) as u32);
@@ -73,13 +78,13 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
             let reuse = if opts.driver == Driver::AutoConcat {
                 // No checkInPlace here: only the wrap-around scan reuses inputs.
                 match opts.wrap_around {
-                    true => wrap_candidate(schedule, &mm, node, out, req)?,
+                    true => wrap_candidate(schedule, &mm, node, out, (req, layout))?,
                     false => None,
                 }
             } else if let Some(plane) = in_place(schedule, &mm, node, o, raw)? {
                 Some((plane, 0))
             } else if opts.wrap_around && !multi {
-                wrap_candidate(schedule, &mm, node, out, req)?
+                wrap_candidate(schedule, &mm, node, out, (req, layout))?
             } else {
                 None
             };
@@ -139,6 +144,23 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
     Ok(plan)
 }
 
+/// Aidge's refusal of an output it can only count in tokens (its drivers
+/// assert `requiredSize.type == Elts_t::Data`), word for word: it names the
+/// node and its type, and the single-memory drivers add a hint.
+fn token_based(node: &Node, driver: Driver) -> Error {
+    let hint = match driver {
+        Driver::MultipleMems => "",
+        Driver::Memory | Driver::AutoConcat => {
+            " You may need to forward dimensions in the graph first."
+        }
+    };
+    Error::whole(format!(
+        "Cannot generate memory with token-based producer-consumer model for node {} (of type \
+         {}).{hint}",
+        node.name, node.kind
+    ))
+}
+
 fn release(mm: &mut MemoryManager, multi: bool, id: NodeId) -> Result<u64> {
     if multi {
         mm.release_dependencies_multiple_mems(id)
@@ -151,7 +173,7 @@ fn release(mm: &mut MemoryManager, multi: bool, id: NodeId) -> Result<u64> {
 /// (data and parameter inputs), as a set. They become the dependencies of the
 /// output's space, so each output of a multi-output node is released on its
 /// own (a Split's parts free as soon as their own reader ran).
-fn consumers(out: &Output) -> Vec<NodeId> {
+pub(super) fn consumers(out: &Output) -> Vec<NodeId> {
     let mut c: Vec<NodeId> = out.consumers.iter().map(|c| c.node).collect();
     c.extend(&out.param_readers);
     c.sort_unstable();
@@ -183,7 +205,7 @@ pub(super) fn is_planned(out: &Output) -> bool {
 }
 
 /// `getChildren(outputIdx).size()`: readers through data and parameter inputs.
-fn readers(out: &Output) -> usize {
+pub(super) fn readers(out: &Output) -> usize {
     out.consumers.len() + out.param_readers.len()
 }
 
@@ -225,17 +247,18 @@ fn in_place(
 /// - an input is a candidate when its parent output has this node as single
 ///   reader, is planned and live, and either it is wrappable (`protected <
 ///   data`) or the output fits after it without wrapping;
-/// - the first candidate whose plane covers its protected bytes is taken, a
-///   later one only when it leaves more reusable bytes (`getSize() - protected`);
-/// - `extra` is the chosen input's protected bytes: the bytes the kernel still
-///   reads when it starts writing (0.10.1's `reallocate` then needs
-///   `max(fullSize, start) + extra`).
+/// - the first candidate is taken, even when its plane is smaller than its
+///   protected bytes; a later one only when it leaves more reusable bytes
+///   (`getSize() - protected`, in `size_t`);
+/// - `extra` is the first candidate's protected bytes, even when a later one
+///   replaces its plane (the bytes the kernel still reads when it starts
+///   writing; 0.10.1's `reallocate` then needs `max(fullSize, start) + extra`).
 fn wrap_candidate(
     schedule: &Schedule,
     mm: &MemoryManager,
     node: &Node,
     output: &Output,
-    req: u64,
+    req: (u64, Layout),
 ) -> Result<Option<(MemoryPlane, u64)>> {
     if readers(output) == 0 {
         return Ok(None);
@@ -246,13 +269,14 @@ fn wrap_candidate(
 }
 
 /// The candidate scan of [`wrap_candidate`] over `node`'s data inputs, for an
-/// output of `req` bytes, updating the best `(plane, protected bytes)` so far
-/// and its reusable size (`getSize() - protected`).
-fn scan_inputs(
+/// output of `req` bytes, updating the best `(plane, extra bytes)` so far and
+/// its reusable size (`getSize() - protected`). `req` is the output's
+/// plane size and layout.
+pub(super) fn scan_inputs(
     schedule: &Schedule,
     mm: &MemoryManager,
     node: &Node,
-    req: u64,
+    (req, layout): (u64, Layout),
     best: &mut Option<(MemoryPlane, u64)>,
     wrap_size: &mut u64,
 ) -> Result<()> {
@@ -269,132 +293,22 @@ fn scan_inputs(
         let rd = input.required_data.wrapping_mul(out.element_bytes);
         let rp = input.required_protected.wrapping_mul(out.element_bytes);
         let start = plane.final_offset(space).wrapping_sub(space.offset);
-        if rp < rd || !mm.is_wrap_around(plane.space, start, req, Layout::FLAT) {
+        if rp < rd || !mm.is_wrap_around(plane.space, start, req, layout) {
             let size = plane.footprint();
-            let better = match best {
-                None => size >= rp,
-                Some(_) => size > wrap_size.wrapping_add(rp),
-            };
-            if better {
-                *wrap_size = size - rp;
-                *best = Some((plane, rp));
+            match best {
+                None => {
+                    *wrap_size = size.wrapping_sub(rp);
+                    *best = Some((plane, rp));
+                }
+                // A better plane replaces the first one, but the extra bytes
+                // stay the first candidate's (the wheel's GoogLeNet margin).
+                Some((kept, _)) if size > wrap_size.wrapping_add(rp) => {
+                    *wrap_size = size.wrapping_sub(rp);
+                    *kept = plane;
+                }
+                Some(_) => {}
             }
         }
     }
     Ok(())
-}
-
-/// The Concat that the auto-concat driver writes `output` into directly: its
-/// single reader, when that reader is a `Concat` all of whose inputs come from
-/// outputs read by it alone (otherwise Aidge plans the Concat like any node).
-fn concat_target(schedule: &Schedule, output: &Output) -> Option<Consumer> {
-    let [target] = output.consumers.as_slice() else {
-        return None;
-    };
-    if !output.param_readers.is_empty() {
-        return None;
-    }
-    let concat = &schedule.nodes[target.node];
-    if concat.kind != "Concat" {
-        return None;
-    }
-    let fed_alone = concat.inputs.iter().all(|i| {
-        i.parent
-            .is_some_and(|p| readers(&schedule.nodes[p.node].outputs[p.output]) == 1)
-    });
-    fed_alone.then_some(*target)
-}
-
-/// Auto-concat placement of output `(id, req)` (node, unaligned bytes), input
-/// `target.input` of a Concat: a plane at the bytes of the Concat's inputs
-/// before it (`offset`), with the Concat's size (rounded to the alignment) as
-/// stride, relative to the Concat's *base* plane. The first input to run sets
-/// the base: with wrap-around, the plane of a parent of one of the Concat's
-/// inputs when one qualifies ([`concat_candidate`], N2D2's no-branch concat),
-/// otherwise a new allocation of the Concat's size. Each input (and, with the
-/// first, the Concat's own plane) then follows the base plane by `offset`
-/// (`reallocate(base, offset, ..., wrap, extra)`) when *its own* candidate
-/// scan found one, else lands at `base.offset + offset` in the base's space
-/// without wrapping (which grows a fresh space to `offset + size`). As in the
-/// 0.10.1 wheel the plane's `size` is `req - offset` (wrapping: inputs after
-/// the first half of the Concat get 0 or a huge size), and dependencies are
-/// the Concat's readers. Returns the space.
-fn place_in_concat(
-    schedule: &Schedule,
-    mm: &mut MemoryManager,
-    concats: &mut BTreeMap<NodeId, MemoryPlane>,
-    (id, req): (NodeId, u64),
-    opts: &DriverOptions,
-    target: Consumer,
-) -> Result<SpaceId> {
-    let concat = &schedule.nodes[target.node];
-    let offset = concat.inputs[..target.input].iter().fold(0u64, |acc, i| {
-        let eb = i.parent.map_or(1, |p| {
-            schedule.nodes[p.node].outputs[p.output].element_bytes
-        });
-        acc.wrapping_add(i.required_data.wrapping_mul(eb))
-    });
-    let (creq, cchilds) = match concat.outputs.first() {
-        Some(o) => (
-            round_up_to_alignment(
-                o.required_memory.wrapping_mul(o.element_bytes),
-                opts.alignment,
-            ),
-            consumers(o),
-        ),
-        None => (0, Vec::new()),
-    };
-    let layout = Layout::new(creq, 1, 1);
-    let size = req.wrapping_sub(offset);
-    let candidate = if opts.wrap_around {
-        concat_candidate(schedule, mm, concat, creq)?
-    } else {
-        None
-    };
-    let first = !concats.contains_key(&target.node);
-    let base = match (concats.get(&target.node), &candidate) {
-        (Some(b), _) => b.clone(),
-        (None, Some((plane, _))) => plane.clone(),
-        (None, None) => mm.allocate(creq, &cchilds, Layout::FLAT),
-    };
-    match candidate {
-        Some((_, extra)) => {
-            mm.reallocate_after_node(&base, id, offset, size, true, extra, &cchilds, layout)?;
-            if first {
-                let c = target.node;
-                mm.reallocate_after_node(&base, c, 0, creq, true, extra, &cchilds, layout)?;
-            }
-        }
-        None => {
-            let at = base.offset;
-            let sp = base.space;
-            let dst = at.wrapping_add(offset);
-            mm.reallocate_node(sp, id, dst, size, false, 0, &cchilds, layout)?;
-            if first {
-                mm.reallocate_node(sp, target.node, at, creq, false, 0, &cchilds, layout)?;
-            }
-        }
-    }
-    let space = base.space;
-    concats.entry(target.node).or_insert(base);
-    Ok(space)
-}
-
-/// The plane a Concat's space starts from in wrap-around mode: the
-/// wrap-around scan of [`wrap_candidate`] run over the data inputs of every
-/// node that feeds the Concat (their parents' planes), with the Concat's size
-/// as the output size.
-fn concat_candidate(
-    schedule: &Schedule,
-    mm: &MemoryManager,
-    concat: &Node,
-    creq: u64,
-) -> Result<Option<(MemoryPlane, u64)>> {
-    let mut best: Option<(MemoryPlane, u64)> = None;
-    let mut wrap_size = 0u64;
-    for feeder in concat.inputs.iter().filter_map(|i| i.parent) {
-        let node = &schedule.nodes[feeder.node];
-        scan_inputs(schedule, mm, node, creq, &mut best, &mut wrap_size)?;
-    }
-    Ok(best)
 }

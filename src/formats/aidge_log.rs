@@ -546,7 +546,10 @@ pub fn write(plan: &Plan, dialect: LogDialect) -> String {
                     hex(we)
                 ));
             }
-            out.push_str(&format!(" [{}] @ {}", p.footprint(), p.allocated));
+            // Aidge prints `getSize()`, a `size_t` product: it wraps (an NHWC
+            // auto-concat input with the size quirk), where `footprint` saturates.
+            let size = p.stride.wrapping_mul(p.length).wrapping_mul(p.count);
+            out.push_str(&format!(" [{size}] @ {}", p.allocated));
             if let Some(space) = plan.spaces.get(p.space) {
                 if let (Some(r), false) = (space.released, space.has_deps) {
                     out.push_str(&format!(" to {r}"));

@@ -2,17 +2,21 @@
 log) with the real aidge_core 0.10.1 wheel, on real models and built graphs.
 
 For every case (the ONNX models of $MEMPLAN_BENCH/models, default tests/data/bench,
-resnet18 with Conv+ReLU fused into meta-operators (EXTRA_CASES), and the graphs of
-aidge_cases.py built with aidge_core's API: branches + Concat,
-residual adds, a multi-output Split) and every option combination of
-$MEMPLAN_BENCH/aidge/ (plus a few the bench lacks, see EXTRA_COMBOS), in this one
+resnet18 with Conv+ReLU fused into meta-operators (EXTRA_CASES), the graphs of
+aidge_cases.py built with aidge_core's API: branches + Concat, residual adds, a
+multi-output Split, channels-last Concats, Inception and DenseNet Concats, a grouped
+Conv the wheel refuses) and every option combination of $MEMPLAN_BENCH/aidge/ (plus a
+few the bench lacks, see EXTRA_COMBOS, and several memory components,
+COMPONENT_COMBOS); and for the four models as aidge_export_cpp prepares them, in
+NHWC (NHWC_CASES), on a subset of the combos (NHWC_COMBOS); in this one
 process and from one scheduler per case (Aidge's node order can differ between
 processes, so the schedule and Aidge's plan must come from the same one):
 
 1. run Aidge's driver on the scheduler and write the memplan JSON the exporter
    (python/memplan/aidge/exporter.py) writes: the schedule and Aidge's plan;
 2. `memplan plan FILE --driver D [--wrap] [--optimize S] [--alignment N] [--inc-producers]
-   -o out.json`;
+   [--capacities C,... --priorities P,...] -o out.json` (where Aidge throws, memplan
+   must fail with the same message);
 3. compare out.json's plan with Aidge's plane by plane (node, index, clock, offset,
    size, stride, length, count, contiguous and wrapped parts, the space's offset,
    size, allocation, release and pending dependencies), then the max lifetime;
@@ -59,6 +63,17 @@ EXTRA_COMBOS = ["single-wrap-OptimizeMaxLifetimeMaxSizeFirst", "autoconcat-wrap-
                 "autoconcat-incprod-None"]
 
 
+# Several memory components for multiple-mems, (capacities, priorities) by tag,
+# given to `memplan plan` as --capacities/--priorities: a small first bank that
+# overflows into a large one, reversed priorities, and three banks tried in the
+# order 1, 0, 2.
+COMPONENT_COMBOS = {
+    "multi-banks-small-first-None": ([20000, 1000000000], [0, 1]),
+    "multi-banks-priority-reversed-None": ([1000000000, 4000000], [1, 0]),
+    "multi-banks-three-None": ([300000, 20000, 1000000000], [1, 0, 2]),
+}
+
+
 def resnet18_fused():
     """resnet18 with every PaddedConv2D->ReLU fused into a meta-operator, as the
     README flow does (meta-operators answer required data through their inner nodes)."""
@@ -93,6 +108,16 @@ def broadcast_add():
 
 EXTRA_CASES = {"resnet18_fused": resnet18_fused, "broadcast_add": broadcast_add}
 
+# The four models as aidge_export_cpp prepares them (NHWC, export_cpp kernels:
+# aidge_cases.model_nhwc), on the combos that exercise per-pixel planes in each
+# driver. No inc_producers combo: the wheel itself segfaults on them for
+# mobilenet_v2 in every driver (resnet18 and squeezenet1_1 pass all 17 combos).
+NHWC_CASES = [m + aidge_cases.NHWC_SUFFIX for m in aidge_cases.MODELS]
+NHWC_COMBOS = ["multi-None", "multi-align100-None", "single-wrap-None",
+               "single-wrap-OptimizeMaxLifetimeMaxSizeFirst", "single-wrap-align100-None",
+               "autoconcat-None", "autoconcat-wrap-None", "autoconcat-align100-None",
+               "multi-banks-small-first-None"]
+
 
 def bench_combos():
     """The option tags of $MEMPLAN_BENCH/aidge/<model>-<tag>/ (e.g. single-wrap-None)."""
@@ -122,10 +147,12 @@ def aidge_export(scheduler, tag, path):
     """Runs Aidge's driver for `tag`, writes the memplan JSON (schedule + Aidge's
     plan, as memplan_aidge.export does) and returns the MemoryManager."""
     driver, _, wrap, inc, optimize, align = parse_combo(tag)
-    mm = memplan_aidge.aidge_plan(scheduler, driver, wrap, optimize, inc, align)
+    caps, prios = COMPONENT_COMBOS.get(tag, ([1000000000], [0]))
+    mm = memplan_aidge.aidge_plan(scheduler, driver, wrap, optimize, inc, align, caps, prios)
     components = None
     if driver == "multiple_mems":
-        components = [{"name": "MEM_0", "capacity": 1000000000, "priority": 0}]
+        components = [{"name": f"MEM_{i}", "capacity": c, "priority": p}
+                      for i, (c, p) in enumerate(zip(caps, prios))]
     doc = {"format": "memplan", "version": 1,
            "schedule": memplan_aidge.schedule_of(scheduler),
            "plan": memplan_aidge.plan_of(scheduler, mm, components, align)}
@@ -178,6 +205,10 @@ def check(scheduler, case, tag, tmp):
         args += ["--optimize", optimize]
     if align != 1:
         args += ["--alignment", align]
+    if tag in COMPONENT_COMBOS:
+        caps, prios = COMPONENT_COMBOS[tag]
+        args += ["--capacities", ",".join(map(str, caps)),
+                 "--priorities", ",".join(map(str, prios))]
     try:
         mm, doc = aidge_export(scheduler, tag, src)
     except RuntimeError as e:
@@ -218,8 +249,8 @@ def main(argv):
               "CARGO_TARGET_DIR) or tests/parity/run.py")
         print("0 passed, 1 failed")
         return 1
-    cases = argv[1:] or aidge_cases.CASES + list(EXTRA_CASES)
-    combos = bench_combos() + EXTRA_COMBOS
+    cases = argv[1:] or aidge_cases.CASES + list(EXTRA_CASES) + NHWC_CASES
+    all_combos = bench_combos() + EXTRA_COMBOS + list(COMPONENT_COMBOS)
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
@@ -227,6 +258,7 @@ def main(argv):
             start = time.monotonic()
             build = EXTRA_CASES.get(case)
             scheduler = build() if build else aidge_cases.scheduler(case)
+            combos = NHWC_COMBOS if case in NHWC_CASES else all_combos
             for tag in combos:
                 try:
                     d = check(scheduler, case, tag, tmp)

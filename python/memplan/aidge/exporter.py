@@ -57,7 +57,10 @@ def _required_input(op, index):
 
 
 def _required_memory(op, index):
-    return op.get_required_memory(index, []).data
+    """(elements, token_based): Aidge counts an output in tokens when it cannot
+    count its data (a GenericOperator without dims); its drivers refuse it."""
+    req = op.get_required_memory(index, [])
+    return req.data, str(req.type).split(".")[-1] == "token"
 
 
 def _data_input_indices(node):
@@ -99,6 +102,7 @@ def schedule_of(scheduler):
         for o in range(node.get_nb_outputs()):
             t = op.get_output(o)
             eb = _dtype_bytes(t)
+            required, tokens = _required_memory(op, o)
             consumers, param_readers = [], []
             for child, cin in node.outputs()[o]:
                 c = idx(child)
@@ -110,12 +114,14 @@ def schedule_of(scheduler):
                     param_readers.append(c)
             outputs.append({
                 "dims": list(t.dims), "element_bytes": eb, "bytes": t.size * eb,
-                "required_memory": _required_memory(op, o),
+                "required_memory": required,
                 "graph_output": (node.name(), o) in graph_outputs,
                 "data_format": str(t.dformat).split(".")[-1].split(":")[0].strip("<> "),
                 "consumers": consumers,
                 "param_readers": param_readers,
             })
+            if tokens:
+                outputs[-1]["token_based"] = True
         nodes.append({"name": node.name(), "type": node.type(), "producer": _is_producer(node),
                       "inputs": inputs, "outputs": outputs})
     return {"nodes": nodes}
