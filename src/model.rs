@@ -2,10 +2,12 @@
 //! checker and the chart read. Plain data, no behaviour beyond derived quantities.
 //!
 //! A plan mirrors Aidge's `MemoryManager` state after planning: *spaces* are contiguous
-//! blocks of one memory component that never overlap while live; *planes* are tensors
-//! (one output of one node) placed inside a space, and planes of one space may share
-//! bytes by design (in-place and wrap-around reuse). Buffer lists (MiniMalloc CSV) are
-//! plans where every buffer is one space holding one plane.
+//! blocks of one memory component; *planes* are tensors (one output of one node) placed
+//! inside a space, and planes of one space may share bytes by design (in-place and
+//! wrap-around reuse). A space holds data only where its live planes are (see
+//! [`Plan::plane_last_lives`]): two spaces may share bytes that only a replaced plane
+//! of one of them occupies, as Aidge's `optimize` places them. Buffer lists
+//! (MiniMalloc CSV) are plans where every buffer is one space holding one plane.
 
 use serde::{Deserialize, Serialize};
 
@@ -162,9 +164,38 @@ impl Plan {
         self.peaks().into_iter().max().unwrap_or(0)
     }
 
-    /// Last clock (inclusive) at which a plane holds data.
-    pub fn plane_last_live(&self, plane: &Plane) -> Clock {
-        self.spaces[plane.space].last_live(self.max_lifetime)
+    /// Last clock (inclusive) at which each plane holds data, by plane index: the
+    /// clock of the next later plane of its space (whose writer reads it then: Aidge
+    /// writes a new plane into a space only over an input that this writer alone
+    /// reads, in place or wrapping around), or its space's
+    /// [`last_live`](Space::last_live) when no later plane follows, whichever is first.
+    /// Planes written at the same clock live together. This is the liveness of
+    /// Aidge's `optimize` (`getStack`: a space holds the planes of its latest plane
+    /// clock), kept one clock longer so that the plane being read is still live.
+    /// A plane naming no space is live only at its own clock.
+    pub fn plane_last_lives(&self) -> Vec<Clock> {
+        let mut clocks: Vec<Vec<Clock>> = vec![Vec::new(); self.spaces.len()];
+        for p in &self.planes {
+            if let Some(c) = clocks.get_mut(p.space) {
+                c.push(p.allocated);
+            }
+        }
+        for c in &mut clocks {
+            c.sort_unstable();
+            c.dedup();
+        }
+        self.planes
+            .iter()
+            .map(|p| {
+                let Some(s) = self.spaces.get(p.space) else {
+                    return p.allocated;
+                };
+                let last = s.last_live(self.max_lifetime);
+                let c = &clocks[p.space];
+                let k = c.partition_point(|&x| x <= p.allocated);
+                c.get(k).map_or(last, |&next| next.min(last))
+            })
+            .collect()
     }
 }
 

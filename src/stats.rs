@@ -1,17 +1,24 @@
 //! Numbers about a plan: peak, lower bound, efficiency, and what is live when.
 //!
-//! The *lower bound* of a component is the largest, over clocks, of its *live bytes*:
-//! the summed sizes of its spaces live at that clock (from `allocated` to
-//! [`Space::last_live`](crate::model::Space::last_live)). Live spaces never overlap
-//! in a valid plan, so no placement of these spaces can have a smaller peak.
+//! The *live bytes* of a space at a clock are the bytes its live planes occupy there
+//! (the union of their contiguous and wrapped parts; planes live as the checker says,
+//! [`Plan::plane_last_lives`]): a wrap-around space that a narrower plane has replaced
+//! holds fewer bytes than its size. The *lower bound* of a component is the largest,
+//! over clocks, of the summed live bytes of its spaces. Live planes of different
+//! spaces never overlap in a valid plan, so no placement of these spaces (each moved
+//! as a whole, its planes with it) can have a smaller peak. It can be below what
+//! placing spaces as rectangles (`strategies`, whose `proven_optimal` is about that
+//! problem) can reach.
 
 use crate::model::{Bytes, Clock, Plan};
 use serde::Serialize;
 
-/// A space live at the peak clock, with its planes written by then.
+/// A space holding data at the peak clock, with the planes live then.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LiveSpace {
     pub space: usize,
+    /// Its live bytes at that clock (its size unless a plane was replaced by a
+    /// narrower one).
     pub size: Bytes,
     pub planes: Vec<usize>,
 }
@@ -54,13 +61,14 @@ pub struct Stats {
 /// horizons (MiniMalloc sets span a million clocks).
 pub fn live_runs(plan: &Plan, component: usize) -> Vec<(Clock, Bytes)> {
     let mut events: Vec<(u64, bool, Bytes)> = Vec::new();
-    for s in plan.spaces.iter().filter(|s| s.component == component) {
-        let last = s.last_live(plan.max_lifetime);
-        if last < s.allocated {
+    for (space, planes) in planes_by_space(plan).iter().enumerate() {
+        if plan.spaces[space].component != component {
             continue;
         }
-        events.push((u64::from(s.allocated), true, s.size));
-        events.push((u64::from(last) + 1, false, s.size));
+        for (from, to, bytes) in space_runs(plan, space, planes) {
+            events.push((u64::from(from), true, bytes));
+            events.push((u64::from(to) + 1, false, bytes));
+        }
     }
     events.sort_unstable();
     let mut runs: Vec<(Clock, Bytes)> = Vec::new();
@@ -80,6 +88,80 @@ pub fn live_runs(plan: &Plan, component: usize) -> Vec<(Clock, Bytes)> {
         }
     }
     runs
+}
+
+/// The planes of each space, by plane index.
+fn planes_by_space(plan: &Plan) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); plan.spaces.len()];
+    for (i, p) in plan.planes.iter().enumerate() {
+        if let Some(v) = out.get_mut(p.space) {
+            v.push(i);
+        }
+    }
+    out
+}
+
+/// Bytes covered by the contiguous and wrapped parts of `planes`.
+fn covered(plan: &Plan, planes: &[usize]) -> Bytes {
+    let mut parts: Vec<(Bytes, Bytes)> = Vec::with_capacity(planes.len() * 2);
+    for &i in planes {
+        let p = &plan.planes[i];
+        for (o, z) in [(p.cont_offset, p.cont_size), (p.wrap_offset, p.wrap_size)] {
+            if z > 0 {
+                parts.push((o, o.saturating_add(z)));
+            }
+        }
+    }
+    parts.sort_unstable();
+    let (mut total, mut reach) = (0u64, 0u64);
+    for (a, b) in parts {
+        let a = a.max(reach);
+        if b > a {
+            total = total.saturating_add(b - a);
+            reach = b;
+        }
+    }
+    total
+}
+
+/// A space's live bytes as `(from, to, bytes)` runs over closed clock ranges: the
+/// planes of each write clock alone between their clock and the next one, both the
+/// replaced and the new planes at a replacement clock, the latest ones until the
+/// space's last live clock.
+fn space_runs(plan: &Plan, space: usize, planes: &[usize]) -> Vec<(Clock, Clock, Bytes)> {
+    let last = plan.spaces[space].last_live(plan.max_lifetime);
+    let mut sorted = planes.to_vec();
+    sorted.sort_by_key(|&i| plan.planes[i].allocated);
+    let groups: Vec<&[usize]> = sorted
+        .chunk_by(|&a, &b| plan.planes[a].allocated == plan.planes[b].allocated)
+        .take_while(|g| plan.planes[g[0]].allocated <= last)
+        .collect();
+    let mut runs = Vec::new();
+    for (k, g) in groups.iter().enumerate() {
+        let c = plan.planes[g[0]].allocated;
+        let at_start = match k.checked_sub(1) {
+            Some(prev) => covered(plan, &[groups[prev], g].concat()),
+            None => covered(plan, g),
+        };
+        runs.push((c, c, at_start));
+        let end = groups
+            .get(k + 1)
+            .map_or(last, |n| plan.planes[n[0]].allocated - 1);
+        if end > c {
+            runs.push((c + 1, end, covered(plan, g)));
+        }
+    }
+    runs
+}
+
+/// Live bytes at clock `t` of a space with `planes`, and its planes live then.
+fn space_at(plan: &Plan, planes: &[usize], lives: &[Clock], t: Clock) -> (Bytes, Vec<usize>) {
+    let live: Vec<usize> = planes
+        .iter()
+        .copied()
+        .filter(|&i| plan.planes[i].allocated <= t && t <= lives[i])
+        .collect();
+    (covered(plan, &live), live)
 }
 
 /// Live bytes of a component at every clock `0..=max_lifetime` (the viewer's strip).
@@ -144,30 +226,24 @@ pub fn stats(plan: &Plan) -> Stats {
     }
 }
 
-/// Spaces of a component live at clock `t`, largest first, each with its planes
-/// written by `t`.
+/// Spaces of a component holding data at clock `t`, most live bytes first, each with
+/// its live bytes then and its planes live then.
 pub fn live_at(plan: &Plan, component: usize, t: Clock) -> Vec<LiveSpace> {
-    let mut live: Vec<LiveSpace> = plan
-        .spaces
+    let lives = plan.plane_last_lives();
+    let mut live: Vec<LiveSpace> = planes_by_space(plan)
         .iter()
         .enumerate()
-        .filter(|(_, s)| {
-            s.component == component && s.allocated <= t && t <= s.last_live(plan.max_lifetime)
-        })
-        .map(|(i, s)| LiveSpace {
-            space: i,
-            size: s.size,
-            planes: Vec::new(),
+        .filter(|&(s, _)| plan.spaces[s].component == component)
+        .filter_map(|(s, planes)| {
+            let (size, planes) = space_at(plan, planes, &lives, t);
+            (!planes.is_empty()).then_some(LiveSpace {
+                space: s,
+                size,
+                planes,
+            })
         })
         .collect();
     live.sort_by(|a, b| b.size.cmp(&a.size).then(a.space.cmp(&b.space)));
-    for (i, p) in plan.planes.iter().enumerate() {
-        if p.allocated <= t {
-            if let Some(l) = live.iter_mut().find(|l| l.space == p.space) {
-                l.planes.push(i);
-            }
-        }
-    }
     live
 }
 
@@ -205,6 +281,31 @@ mod tests {
         assert_eq!(at, vec![1, 2]);
         assert_eq!(live_bytes(&plan, 0), vec![4, 10, 11, 5]);
         assert!((s.efficiency - 11.0 / 15.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_replaced_plane_stops_counting_after_its_replacement() {
+        // Space 0 ([0, 8), clocks 0..=5) holds `a` ([0, 8), written at 0) until its
+        // reader writes `b` over [0, 4) at clock 2; space 1 reuses [4, 8) from 3 on.
+        let mut plan = list(&[(0, 6, 8, 0), (3, 6, 4, 4)]);
+        let mut b = plan.planes[0].clone();
+        (b.allocated, b.size, b.stride, b.cont_size) = (2, 4, 4, 4);
+        plan.planes.push(b);
+        assert!(crate::check::check(&plan).is_valid());
+        let s = stats(&plan);
+        // The rule of whole spaces would say 12 at clocks 3..=5, above the peak.
+        assert_eq!((s.peak, s.lower_bound), (8, 8));
+        assert_eq!(live_bytes(&plan, 0), vec![8, 8, 8, 8, 8, 8]);
+        let at: Vec<(usize, Bytes, Vec<usize>)> = live_at(&plan, 0, 2)
+            .into_iter()
+            .map(|l| (l.space, l.size, l.planes))
+            .collect();
+        assert_eq!(at, vec![(0, 8, vec![0, 2])]);
+        let at: Vec<(usize, Bytes)> = live_at(&plan, 0, 3)
+            .iter()
+            .map(|l| (l.space, l.size))
+            .collect();
+        assert_eq!(at, vec![(0, 4), (1, 4)]);
     }
 
     #[test]
