@@ -164,6 +164,23 @@ impl Plan {
         self.peaks().into_iter().max().unwrap_or(0)
     }
 
+    /// [`Plan::plane_last_lives`] of one plane, in one pass over the planes.
+    pub fn plane_last_live(&self, plane: usize) -> Clock {
+        let Some(p) = self.planes.get(plane) else {
+            return 0;
+        };
+        let Some(s) = self.spaces.get(p.space) else {
+            return p.allocated;
+        };
+        let last = s.last_live(self.max_lifetime);
+        self.planes
+            .iter()
+            .filter(|q| q.space == p.space && q.allocated > p.allocated)
+            .map(|q| q.allocated)
+            .min()
+            .map_or(last, |next| next.min(last))
+    }
+
     /// Last clock (inclusive) at which each plane holds data, by plane index: the
     /// clock of the next later plane of its space (whose writer reads it then: Aidge
     /// writes a new plane into a space only over an input that this writer alone
