@@ -11,12 +11,14 @@
 //! * indices name existing items.
 //!
 //! Liveness is per plane ([`Plan::plane_last_lives`]): a plane is live from its own
-//! `allocated` clock until the next later plane of its space is written (that clock
-//! included: its writer is the plane's reader), or, for the latest planes of a space,
-//! until the space's [`Space::last_live`](crate::model::Space::last_live). A plane
-//! that a later plane of its space replaces (in place or wrap-around: Aidge writes
-//! over an input only when the writer is its single reader) holds nothing afterwards,
-//! so another space may use its bytes from the next clock on. That is the reuse
+//! `allocated` clock until the next later non-striped plane of its space is written
+//! (that clock included: its writer is the plane's reader), or, for the latest planes
+//! of a space, until the space's [`Space::last_live`](crate::model::Space::last_live).
+//! A plane that a later plane of its space replaces (in place or wrap-around: Aidge
+//! writes over an input only when the writer is its single reader) holds nothing
+//! afterwards, so another space may use its bytes from the next clock on. The striped
+//! parts of an auto-concat replace nothing: they all live until a non-striped plane
+//! or the space's end. That is the reuse
 //! Aidge's `optimize` makes with wrap-around (its `getStack`), and it was proven safe
 //! by running such plans (docs/aidge-parity.md, "Wrap-around with optimize"). Whole
 //! spaces are therefore not compared: two spaces may overlap where no live plane is.
@@ -307,8 +309,12 @@ fn plane_overlaps(plan: &Plan, report: &mut Report) {
     }
     // A plane whose last live clock is the clock of a later plane of its space is
     // replaced then (and read by that plane's writer).
-    let clocks: HashSet<(usize, Clock)> =
-        plan.planes.iter().map(|p| (p.space, p.allocated)).collect();
+    let clocks: HashSet<(usize, Clock)> = plan
+        .planes
+        .iter()
+        .filter(|p| p.replaces())
+        .map(|p| (p.space, p.allocated))
+        .collect();
     let replaced_at = |i: usize, t: Clock| {
         let p = &plan.planes[i];
         lives[i] == t && t > p.allocated && clocks.contains(&(p.space, t))

@@ -127,6 +127,11 @@ impl Plane {
     pub fn is_striped(&self) -> bool {
         self.size != self.stride
     }
+    /// Whether writing this plane ends the life of the earlier planes of its space
+    /// ([`Plan::plane_last_lives`]): any plane but a striped one.
+    pub fn replaces(&self) -> bool {
+        !self.is_striped()
+    }
 }
 
 /// A complete placement: what the chart draws and the checker verifies.
@@ -175,24 +180,26 @@ impl Plan {
         let last = s.last_live(self.max_lifetime);
         self.planes
             .iter()
-            .filter(|q| q.space == p.space && q.allocated > p.allocated)
+            .filter(|q| q.space == p.space && q.allocated > p.allocated && q.replaces())
             .map(|q| q.allocated)
             .min()
             .map_or(last, |next| next.min(last))
     }
 
     /// Last clock (inclusive) at which each plane holds data, by plane index: the
-    /// clock of the next later plane of its space (whose writer reads it then: Aidge
-    /// writes a new plane into a space only over an input that this writer alone
-    /// reads, in place or wrapping around), or its space's
-    /// [`last_live`](Space::last_live) when no later plane follows, whichever is first.
-    /// Planes written at the same clock live together. This is the liveness of
-    /// Aidge's `optimize` (`getStack`: a space holds the planes of its latest plane
-    /// clock), kept one clock longer so that the plane being read is still live.
+    /// clock of the next later plane of its space that *replaces* it (a plane that is
+    /// not striped, [`Plane::replaces`]: its writer read the space's data, Aidge
+    /// writing over an input in place or wrapping around only when the writer is its
+    /// single reader), or its space's [`last_live`](Space::last_live) when none
+    /// follows, whichever is first. The replaced plane is still live at that clock
+    /// (being read). Striped planes (the parts of an auto-concat) replace nothing:
+    /// each part's writer reads none of the others. Planes written at one clock live
+    /// together. For wrap-around and in-place spaces this is the liveness of Aidge's
+    /// `optimize` (`getStack`: a space holds its latest planes) kept one clock longer.
     /// A plane naming no space is live only at its own clock.
     pub fn plane_last_lives(&self) -> Vec<Clock> {
         let mut clocks: Vec<Vec<Clock>> = vec![Vec::new(); self.spaces.len()];
-        for p in &self.planes {
+        for p in self.planes.iter().filter(|p| p.replaces()) {
             if let Some(c) = clocks.get_mut(p.space) {
                 c.push(p.allocated);
             }

@@ -75,8 +75,8 @@ fn arb_plan() -> impl Strategy<Value = Plan> {
     })
 }
 
-/// A plane lives from its clock to the first later clock of a plane of its space, or
-/// to its space's end.
+/// A plane lives from its clock to the first later clock of a non-striped plane of
+/// its space, or to its space's end.
 fn brute_force_live(plan: &Plan, p: &Plane) -> (Clock, Clock) {
     let s = &plan.spaces[p.space];
     let end = match s.released {
@@ -86,7 +86,7 @@ fn brute_force_live(plan: &Plan, p: &Plane) -> (Clock, Clock) {
     let next = plan
         .planes
         .iter()
-        .filter(|q| q.space == p.space && q.allocated > p.allocated)
+        .filter(|q| q.space == p.space && q.allocated > p.allocated && q.size == q.stride)
         .map(|q| q.allocated)
         .min();
     (p.allocated, next.map_or(end, |n| n.min(end)))

@@ -201,3 +201,45 @@ fn a_space_moved_onto_a_plane_still_read_is_flagged() {
         assert!(tried > 50, "{tried}");
     }
 }
+
+/// Auto-concat + optimize: the parts of a concatenation are striped planes, written
+/// by different nodes, none reading the others, so none replaces another. Aidge's
+/// `optimize` frees the first parts when the last is written (getStack keeps the
+/// latest clock only) and puts `features_7_squeeze` over the first half of the
+/// `features_6` Concat it is reading: flagged.
+#[test]
+fn auto_concat_parts_stay_live_together() {
+    let path = format!(
+        "{}/tests/data/aidge/squeezenet1_1-single-None.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let schedule: Schedule = serde_json::from_value(doc["schedule"].clone()).unwrap();
+    let opts = DriverOptions {
+        driver: Driver::AutoConcat,
+        optimize: Some(Strategy::MaxLifetimeMaxSizeFirst),
+        ..DriverOptions::default()
+    };
+    let plan = generate(&schedule, &opts).unwrap();
+    let report = check(&plan);
+    let name = |i: usize| plan.steps[plan.planes[i].node].name.clone();
+    assert!(
+        report.problems.iter().any(|p| {
+            p.kind == ProblemKind::PlaneOverlap
+                && name(p.planes[0]) == "features_features_6_Concat"
+                && name(p.planes[1]) == "features_features_7_squeeze_Conv"
+        }),
+        "{:#?}",
+        report.problems
+    );
+    // Without optimize the same parts check clean.
+    let plain = generate(
+        &schedule,
+        &DriverOptions {
+            optimize: None,
+            ..opts
+        },
+    )
+    .unwrap();
+    assert!(check(&plain).is_valid());
+}

@@ -107,11 +107,14 @@ fn every_real_planes_dump_checks_clean_and_matches_its_log() {
         assert_eq!(rebuilt.planes.len(), exact.planes.len());
         // Rebuilt spaces may split a real one (a wrap-around space whose planes'
         // hulls do not meet), never merge two: a plane of a split space has fewer
-        // later planes in it, so it lives as long or longer, never shorter.
+        // later planes in it, so it lives as long or longer, never shorter. Not so
+        // for auto-concat: a log does not tell striped parts (which replace
+        // nothing) from whole planes, so rebuilt parts replace each other
+        // (docs/formats.md).
         let (ra, ea) = (rebuilt.plane_last_lives(), exact.plane_last_lives());
         for (k, (a, b)) in ra.iter().zip(&ea).enumerate() {
             assert!(
-                a >= b,
+                a >= b || name.contains("autoconcat"),
                 "{name}: plane {k} lives until {a} rebuilt, {b} exact"
             );
         }
