@@ -198,28 +198,50 @@ impl Plan {
     /// `optimize` (`getStack`: a space holds its latest planes) kept one clock longer.
     /// A plane naming no space is live only at its own clock.
     pub fn plane_last_lives(&self) -> Vec<Clock> {
-        let mut clocks: Vec<Vec<Clock>> = vec![Vec::new(); self.spaces.len()];
-        for p in self.planes.iter().filter(|p| p.replaces()) {
-            if let Some(c) = clocks.get_mut(p.space) {
-                c.push(p.allocated);
+        let (start, order) = self.planes_by_space();
+        let mut out: Vec<Clock> = self.planes.iter().map(|p| p.allocated).collect();
+        let mut clocks: Vec<Clock> = Vec::new();
+        for (s, space) in self.spaces.iter().enumerate() {
+            let planes = &order[start[s]..start[s + 1]];
+            let last = space.last_live(self.max_lifetime);
+            clocks.clear();
+            clocks.extend(
+                planes
+                    .iter()
+                    .map(|&i| &self.planes[i])
+                    .filter(|p| p.replaces())
+                    .map(|p| p.allocated),
+            );
+            clocks.sort_unstable();
+            clocks.dedup();
+            for &i in planes {
+                let k = clocks.partition_point(|&x| x <= self.planes[i].allocated);
+                out[i] = clocks.get(k).map_or(last, |&next| next.min(last));
             }
         }
-        for c in &mut clocks {
-            c.sort_unstable();
-            c.dedup();
+        out
+    }
+
+    /// Plane indices grouped by space (a counting sort, no vector per space: a million
+    /// one-plane spaces are common): the planes of space `s` are
+    /// `order[start[s]..start[s + 1]]`, in plane order. Planes naming no space are left
+    /// out.
+    pub fn planes_by_space(&self) -> (Vec<usize>, Vec<usize>) {
+        let n = self.spaces.len();
+        let mut start = vec![0usize; n + 1];
+        for p in self.planes.iter().filter(|p| p.space < n) {
+            start[p.space + 1] += 1;
         }
-        self.planes
-            .iter()
-            .map(|p| {
-                let Some(s) = self.spaces.get(p.space) else {
-                    return p.allocated;
-                };
-                let last = s.last_live(self.max_lifetime);
-                let c = &clocks[p.space];
-                let k = c.partition_point(|&x| x <= p.allocated);
-                c.get(k).map_or(last, |&next| next.min(last))
-            })
-            .collect()
+        for s in 0..n {
+            start[s + 1] += start[s];
+        }
+        let mut next = start.clone();
+        let mut order = vec![0usize; start[n]];
+        for (i, p) in self.planes.iter().enumerate().filter(|(_, p)| p.space < n) {
+            order[next[p.space]] = i;
+            next[p.space] += 1;
+        }
+        (start, order)
     }
 }
 

@@ -62,10 +62,12 @@ pub struct Stats {
 pub fn live_runs(plan: &Plan, component: usize) -> Vec<(Clock, Bytes)> {
     let mut events: Vec<(u64, bool, Bytes)> = Vec::new();
     let lives = plan.plane_last_lives();
-    for (space, planes) in planes_by_space(plan).iter().enumerate() {
-        if plan.spaces[space].component != component {
+    let (start, order) = plan.planes_by_space();
+    for (space, s) in plan.spaces.iter().enumerate() {
+        if s.component != component {
             continue;
         }
+        let planes = &order[start[space]..start[space + 1]];
         for (from, to, bytes) in space_runs(plan, planes, &lives) {
             events.push((u64::from(from), true, bytes));
             events.push((u64::from(to) + 1, false, bytes));
@@ -89,17 +91,6 @@ pub fn live_runs(plan: &Plan, component: usize) -> Vec<(Clock, Bytes)> {
         }
     }
     runs
-}
-
-/// The planes of each space, by plane index.
-fn planes_by_space(plan: &Plan) -> Vec<Vec<usize>> {
-    let mut out = vec![Vec::new(); plan.spaces.len()];
-    for (i, p) in plan.planes.iter().enumerate() {
-        if let Some(v) = out.get_mut(p.space) {
-            v.push(i);
-        }
-    }
-    out
 }
 
 /// Bytes covered by the contiguous and wrapped parts of `planes`.
@@ -228,11 +219,11 @@ pub fn stats(plan: &Plan) -> Stats {
 /// its live bytes then and its planes live then.
 pub fn live_at(plan: &Plan, component: usize, t: Clock) -> Vec<LiveSpace> {
     let lives = plan.plane_last_lives();
-    let mut live: Vec<LiveSpace> = planes_by_space(plan)
-        .iter()
-        .enumerate()
-        .filter(|&(s, _)| plan.spaces[s].component == component)
-        .filter_map(|(s, planes)| {
+    let (start, order) = plan.planes_by_space();
+    let mut live: Vec<LiveSpace> = (0..plan.spaces.len())
+        .filter(|&s| plan.spaces[s].component == component)
+        .filter_map(|s| {
+            let planes = &order[start[s]..start[s + 1]];
             let (size, planes) = space_at(plan, planes, &lives, t);
             (!planes.is_empty()).then_some(LiveSpace {
                 space: s,
