@@ -13,7 +13,8 @@ by default, so that builds are fast), with exportcpp_diff.py's helpers:
 3. for each wrap-around variant (`generate_memory` + wrap, then no optimize or one
    optimize strategy; Aidge's own placement, kept through
    `memplan.aidge.memory_manager(strategy="aidge")`): the export, `memplan check`
-   of the plan it used (memory_info.memplan.json), the overlaps the space-lifetime
+   (this checkout's CLI, target/debug/memplan or $MEMPLAN: build it first) of the
+   plan it used (memory_info.memplan.json), the overlaps the space-lifetime
    rule would report (`old_rule`), the overlaps under *dataflow* liveness (each
    plane live from its write to its last reader's clock, read from the schedule:
    the ground truth, independent of the plan's own structure), and the build's
@@ -27,7 +28,9 @@ by default, so that builds are fast), with exportcpp_diff.py's helpers:
 A model whose export-cpp build does not compile is reported with g++'s first error
 (resnet18: its element-wise kernels `static_assert` "Incompatible input memory
 wrapping"). Prints one JSON row per model and variant, then a Markdown table with
---markdown. Not part of tests/parity/run.py (several minutes per model).
+--markdown. Exits 1 when a wrap-around build differs from the plain one, or an unsafe
+plan is not flagged or computes the same outputs. Not part of tests/parity/run.py
+(several minutes per model). Results: docs/aidge-parity.md, "Wrap-around with optimize".
 
 Usage: .venv/bin/python tests/parity/wrap_exec.py [--size 64] [--markdown] [MODEL ...]
 """
