@@ -2,10 +2,12 @@
 //! checker and the chart read. Plain data, no behaviour beyond derived quantities.
 //!
 //! A plan mirrors Aidge's `MemoryManager` state after planning: *spaces* are contiguous
-//! blocks of one memory component that never overlap while live; *planes* are tensors
-//! (one output of one node) placed inside a space, and planes of one space may share
-//! bytes by design (in-place and wrap-around reuse). Buffer lists (MiniMalloc CSV) are
-//! plans where every buffer is one space holding one plane.
+//! blocks of one memory component; *planes* are tensors (one output of one node) placed
+//! inside a space, and planes of one space may share bytes by design (in-place and
+//! wrap-around reuse). A space holds data only where its live planes are (see
+//! [`Plan::plane_last_lives`]): two spaces may share bytes that only a replaced plane
+//! of one of them occupies, as Aidge's `optimize` places them. Buffer lists
+//! (MiniMalloc CSV) are plans where every buffer is one space holding one plane.
 
 use serde::{Deserialize, Serialize};
 
@@ -125,6 +127,11 @@ impl Plane {
     pub fn is_striped(&self) -> bool {
         self.size != self.stride
     }
+    /// Whether writing this plane ends the life of the earlier planes of its space
+    /// ([`Plan::plane_last_lives`]): any plane but a striped one.
+    pub fn replaces(&self) -> bool {
+        !self.is_striped()
+    }
 }
 
 /// A complete placement: what the chart draws and the checker verifies.
@@ -162,9 +169,79 @@ impl Plan {
         self.peaks().into_iter().max().unwrap_or(0)
     }
 
-    /// Last clock (inclusive) at which a plane holds data.
-    pub fn plane_last_live(&self, plane: &Plane) -> Clock {
-        self.spaces[plane.space].last_live(self.max_lifetime)
+    /// [`Plan::plane_last_lives`] of one plane, in one pass over the planes.
+    pub fn plane_last_live(&self, plane: usize) -> Clock {
+        let Some(p) = self.planes.get(plane) else {
+            return 0;
+        };
+        let Some(s) = self.spaces.get(p.space) else {
+            return p.allocated;
+        };
+        let last = s.last_live(self.max_lifetime);
+        self.planes
+            .iter()
+            .filter(|q| q.space == p.space && q.allocated > p.allocated && q.replaces())
+            .map(|q| q.allocated)
+            .min()
+            .map_or(last, |next| next.min(last))
+    }
+
+    /// Last clock (inclusive) at which each plane holds data, by plane index: the
+    /// clock of the next later plane of its space that *replaces* it (a plane that is
+    /// not striped, [`Plane::replaces`]: its writer read the space's data, Aidge
+    /// writing over an input in place or wrapping around only when the writer is its
+    /// single reader), or its space's [`last_live`](Space::last_live) when none
+    /// follows, whichever is first. The replaced plane is still live at that clock
+    /// (being read). Striped planes (the parts of an auto-concat) replace nothing:
+    /// each part's writer reads none of the others. Planes written at one clock live
+    /// together. For wrap-around and in-place spaces this is the liveness of Aidge's
+    /// `optimize` (`getStack`: a space holds its latest planes) kept one clock longer.
+    /// A plane naming no space is live only at its own clock.
+    pub fn plane_last_lives(&self) -> Vec<Clock> {
+        let (start, order) = self.planes_by_space();
+        let mut out: Vec<Clock> = self.planes.iter().map(|p| p.allocated).collect();
+        let mut clocks: Vec<Clock> = Vec::new();
+        for (s, space) in self.spaces.iter().enumerate() {
+            let planes = &order[start[s]..start[s + 1]];
+            let last = space.last_live(self.max_lifetime);
+            clocks.clear();
+            clocks.extend(
+                planes
+                    .iter()
+                    .map(|&i| &self.planes[i])
+                    .filter(|p| p.replaces())
+                    .map(|p| p.allocated),
+            );
+            clocks.sort_unstable();
+            clocks.dedup();
+            for &i in planes {
+                let k = clocks.partition_point(|&x| x <= self.planes[i].allocated);
+                out[i] = clocks.get(k).map_or(last, |&next| next.min(last));
+            }
+        }
+        out
+    }
+
+    /// Plane indices grouped by space (a counting sort, no vector per space: a million
+    /// one-plane spaces are common): the planes of space `s` are
+    /// `order[start[s]..start[s + 1]]`, in plane order. Planes naming no space are left
+    /// out.
+    pub fn planes_by_space(&self) -> (Vec<usize>, Vec<usize>) {
+        let n = self.spaces.len();
+        let mut start = vec![0usize; n + 1];
+        for p in self.planes.iter().filter(|p| p.space < n) {
+            start[p.space + 1] += 1;
+        }
+        for s in 0..n {
+            start[s + 1] += start[s];
+        }
+        let mut next = start.clone();
+        let mut order = vec![0usize; start[n]];
+        for (i, p) in self.planes.iter().enumerate().filter(|(_, p)| p.space < n) {
+            order[next[p.space]] = i;
+            next[p.space] += 1;
+        }
+        (start, order)
     }
 }
 

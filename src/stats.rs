@@ -1,17 +1,24 @@
 //! Numbers about a plan: peak, lower bound, efficiency, and what is live when.
 //!
-//! The *lower bound* of a component is the largest, over clocks, of its *live bytes*:
-//! the summed sizes of its spaces live at that clock (from `allocated` to
-//! [`Space::last_live`](crate::model::Space::last_live)). Live spaces never overlap
-//! in a valid plan, so no placement of these spaces can have a smaller peak.
+//! The *live bytes* of a space at a clock are the bytes its live planes occupy there
+//! (the union of their contiguous and wrapped parts; planes live as the checker says,
+//! [`Plan::plane_last_lives`]): a wrap-around space that a narrower plane has replaced
+//! holds fewer bytes than its size. The *lower bound* of a component is the largest,
+//! over clocks, of the summed live bytes of its spaces. Live planes of different
+//! spaces never overlap in a valid plan, so no placement of these spaces (each moved
+//! as a whole, its planes with it) can have a smaller peak. It can be below what
+//! placing spaces as rectangles (`strategies`, whose `proven_optimal` is about that
+//! problem) can reach.
 
 use crate::model::{Bytes, Clock, Plan};
 use serde::Serialize;
 
-/// A space live at the peak clock, with its planes written by then.
+/// A space holding data at the peak clock, with the planes live then.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LiveSpace {
     pub space: usize,
+    /// Its live bytes at that clock (its size unless a plane was replaced by a
+    /// narrower one).
     pub size: Bytes,
     pub planes: Vec<usize>,
 }
@@ -54,13 +61,17 @@ pub struct Stats {
 /// horizons (MiniMalloc sets span a million clocks).
 pub fn live_runs(plan: &Plan, component: usize) -> Vec<(Clock, Bytes)> {
     let mut events: Vec<(u64, bool, Bytes)> = Vec::new();
-    for s in plan.spaces.iter().filter(|s| s.component == component) {
-        let last = s.last_live(plan.max_lifetime);
-        if last < s.allocated {
+    let lives = plan.plane_last_lives();
+    let (start, order) = plan.planes_by_space();
+    for (space, s) in plan.spaces.iter().enumerate() {
+        if s.component != component {
             continue;
         }
-        events.push((u64::from(s.allocated), true, s.size));
-        events.push((u64::from(last) + 1, false, s.size));
+        let planes = &order[start[space]..start[space + 1]];
+        for (from, to, bytes) in space_runs(plan, planes, &lives) {
+            events.push((u64::from(from), true, bytes));
+            events.push((u64::from(to) + 1, false, bytes));
+        }
     }
     events.sort_unstable();
     let mut runs: Vec<(Clock, Bytes)> = Vec::new();
@@ -80,6 +91,66 @@ pub fn live_runs(plan: &Plan, component: usize) -> Vec<(Clock, Bytes)> {
         }
     }
     runs
+}
+
+/// Bytes covered by the contiguous and wrapped parts of `planes`.
+fn covered(plan: &Plan, planes: &[usize]) -> Bytes {
+    let mut parts: Vec<(Bytes, Bytes)> = Vec::with_capacity(planes.len() * 2);
+    for &i in planes {
+        let p = &plan.planes[i];
+        for (o, z) in [(p.cont_offset, p.cont_size), (p.wrap_offset, p.wrap_size)] {
+            if z > 0 {
+                parts.push((o, o.saturating_add(z)));
+            }
+        }
+    }
+    parts.sort_unstable();
+    let (mut total, mut reach) = (0u64, 0u64);
+    for (a, b) in parts {
+        let a = a.max(reach);
+        if b > a {
+            total = total.saturating_add(b - a);
+            reach = b;
+        }
+    }
+    total
+}
+
+/// A space's live bytes as `(from, to, bytes)` runs over closed clock ranges: between
+/// consecutive clocks where a plane of it is written or ends, the union of its live
+/// planes. Quadratic in the planes of one space (a few in Aidge plans, one in
+/// buffer lists).
+fn space_runs(plan: &Plan, planes: &[usize], lives: &[Clock]) -> Vec<(Clock, Clock, Bytes)> {
+    let mut cuts: Vec<u64> = Vec::with_capacity(planes.len() * 2);
+    for &i in planes {
+        let (from, to) = (plan.planes[i].allocated, lives[i]);
+        if to >= from {
+            cuts.push(u64::from(from));
+            cuts.push(u64::from(to) + 1);
+        }
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut runs = Vec::new();
+    for w in cuts.windows(2) {
+        let t = Clock::try_from(w[0]).unwrap_or(Clock::MAX);
+        let (bytes, _) = space_at(plan, planes, lives, t);
+        if bytes > 0 {
+            let to = Clock::try_from(w[1] - 1).unwrap_or(Clock::MAX);
+            runs.push((t, to, bytes));
+        }
+    }
+    runs
+}
+
+/// Live bytes at clock `t` of a space with `planes`, and its planes live then.
+fn space_at(plan: &Plan, planes: &[usize], lives: &[Clock], t: Clock) -> (Bytes, Vec<usize>) {
+    let live: Vec<usize> = planes
+        .iter()
+        .copied()
+        .filter(|&i| plan.planes[i].allocated <= t && t <= lives[i])
+        .collect();
+    (covered(plan, &live), live)
 }
 
 /// Live bytes of a component at every clock `0..=max_lifetime` (the viewer's strip).
@@ -144,35 +215,24 @@ pub fn stats(plan: &Plan) -> Stats {
     }
 }
 
-/// Spaces of a component live at clock `t`, largest first, each with its planes
-/// written by `t`.
+/// Spaces of a component holding data at clock `t`, most live bytes first, each with
+/// its live bytes then and its planes live then.
 pub fn live_at(plan: &Plan, component: usize, t: Clock) -> Vec<LiveSpace> {
-    let mut live: Vec<LiveSpace> = plan
-        .spaces
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| {
-            s.component == component && s.allocated <= t && t <= s.last_live(plan.max_lifetime)
-        })
-        .map(|(i, s)| LiveSpace {
-            space: i,
-            size: s.size,
-            planes: Vec::new(),
+    let lives = plan.plane_last_lives();
+    let (start, order) = plan.planes_by_space();
+    let mut live: Vec<LiveSpace> = (0..plan.spaces.len())
+        .filter(|&s| plan.spaces[s].component == component)
+        .filter_map(|s| {
+            let planes = &order[start[s]..start[s + 1]];
+            let (size, planes) = space_at(plan, planes, &lives, t);
+            (!planes.is_empty()).then_some(LiveSpace {
+                space: s,
+                size,
+                planes,
+            })
         })
         .collect();
     live.sort_by(|a, b| b.size.cmp(&a.size).then(a.space.cmp(&b.space)));
-    // Space → its row, so a plan of a million planes with thousands live is linear.
-    let mut row = vec![usize::MAX; plan.spaces.len()];
-    for (k, l) in live.iter().enumerate() {
-        row[l.space] = k;
-    }
-    for (i, p) in plan.planes.iter().enumerate() {
-        if p.allocated <= t {
-            if let Some(l) = row.get(p.space).and_then(|&k| live.get_mut(k)) {
-                l.planes.push(i);
-            }
-        }
-    }
     live
 }
 
@@ -210,6 +270,31 @@ mod tests {
         assert_eq!(at, vec![1, 2]);
         assert_eq!(live_bytes(&plan, 0), vec![4, 10, 11, 5]);
         assert!((s.efficiency - 11.0 / 15.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_replaced_plane_stops_counting_after_its_replacement() {
+        // Space 0 ([0, 8), clocks 0..=5) holds `a` ([0, 8), written at 0) until its
+        // reader writes `b` over [0, 4) at clock 2; space 1 reuses [4, 8) from 3 on.
+        let mut plan = list(&[(0, 6, 8, 0), (3, 6, 4, 4)]);
+        let mut b = plan.planes[0].clone();
+        (b.allocated, b.size, b.stride, b.cont_size) = (2, 4, 4, 4);
+        plan.planes.push(b);
+        assert!(crate::check::check(&plan).is_valid());
+        let s = stats(&plan);
+        // The rule of whole spaces would say 12 at clocks 3..=5, above the peak.
+        assert_eq!((s.peak, s.lower_bound), (8, 8));
+        assert_eq!(live_bytes(&plan, 0), vec![8, 8, 8, 8, 8, 8]);
+        let at: Vec<(usize, Bytes, Vec<usize>)> = live_at(&plan, 0, 2)
+            .into_iter()
+            .map(|l| (l.space, l.size, l.planes))
+            .collect();
+        assert_eq!(at, vec![(0, 8, vec![0, 2])]);
+        let at: Vec<(usize, Bytes)> = live_at(&plan, 0, 3)
+            .iter()
+            .map(|l| (l.space, l.size))
+            .collect();
+        assert_eq!(at, vec![(0, 4), (1, 4)]);
     }
 
     #[test]

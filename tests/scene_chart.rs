@@ -67,8 +67,9 @@ fn every_plane_is_drawn_where_the_plan_says() {
     let lane = scene::Layout::new(&chart, &view).lanes[0].chart;
     assert_eq!(lane.x, scene::view::LEFT);
     let mut tiny = 0;
+    let lives = plan.plane_last_lives();
     for (i, p) in plan.planes.iter().enumerate() {
-        let last = plan.spaces[p.space].last_live(plan.max_lifetime);
+        let last = lives[i];
         let want = expected(
             &view,
             &chart,

@@ -12,10 +12,14 @@
 //! (same ` to r` suffix, or none) and whose *hulls* intersect belong to one space,
 //! transitively. A hull is the contiguous part, or for a wrapped plane everything from
 //! the wrapped part (which restarts at the space's start) to the end of the contiguous
-//! part (which is the space's end: a plane wraps only when it reaches it). Planes that
-//! share bytes in the real plan share a real space (only a space's own planes may
-//! overlap while live) and so the same suffix: the rebuilt plan never shows a conflict
-//! the real one lacks, and keeps its peak.
+//! part. Planes that share bytes while live in the real plan share a real space (only
+//! a space's own planes may) and so the same suffix: the rebuilt plan never shows a
+//! conflict the real one lacks, and keeps its peak. A rebuilt space may be a part of a
+//! real one (hulls that do not meet), whose planes then live as long or longer
+//! ([`Plan::plane_last_lives`]). Wrap-around plans re-placed by Aidge's `optimize` can
+//! put a space over the bytes of another's replaced plane; when both have the same
+//! release, the rebuild merges them and checks them as one space. The exact formats
+//! (memplan JSON, `planes.json`) carry the real spaces.
 //!
 //! Ends past 2^64: Aidge's auto-concat gives some Concat inputs a size that wrapped
 //! below zero in `size_t` (docs/aidge-parity.md), and Python prints `offset + size`

@@ -31,9 +31,8 @@ const MAGIC: &[u8; 4] = b"MPW\x02";
 
 /// The checker's problem kinds in declaration order: a kind's tag on the wire is
 /// `kind as usize`, its index here.
-const KINDS: [ProblemKind; 8] = [
+const KINDS: [ProblemKind; 7] = [
     ProblemKind::PlaneOverlap,
-    ProblemKind::SpaceOverlap,
     ProblemKind::PlaneOutsideSpace,
     ProblemKind::PlaneSize,
     ProblemKind::OverCapacity,

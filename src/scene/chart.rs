@@ -17,8 +17,8 @@ pub struct Part {
     pub wrapped: bool,
     /// Index into [`Chart::lanes`].
     pub lane: usize,
-    /// First clock, and one past the last live clock (the chart draws
-    /// `[allocated, last_live + 1)`).
+    /// First clock, and one past the plane's last live clock (the chart draws
+    /// `[allocated, last_live + 1)`, [`Plan::plane_last_lives`]).
     pub t0: Clock,
     pub t1: u64,
     /// Absolute address range `[a0, a1)`, cut at the lane's extent.
@@ -119,12 +119,13 @@ impl Chart {
         }
         let horizon = u64::from(plan.max_lifetime) + 1;
         let mut parts = Vec::with_capacity(plan.planes.len());
+        let lives = plan.plane_last_lives();
         for (i, p) in plan.planes.iter().enumerate() {
             let Some(space) = plan.spaces.get(p.space) else {
                 continue;
             };
             let lane = lane_of[space.component.min(ncomp - 1)];
-            let t1 = u64::from(space.last_live(plan.max_lifetime)) + 1;
+            let t1 = u64::from(lives[i]) + 1;
             let mut push = |wrapped, a0: Bytes, size: Bytes| {
                 if size > 0 {
                     parts.push(Part {

@@ -25,7 +25,8 @@ pub struct PlaneInfo {
     pub length: String,
     pub count: String,
     pub allocated: u32,
-    /// Last live clock (inclusive).
+    /// The plane's last live clock (inclusive): replaced in its space, or the
+    /// space's last live clock ([`crate::model::Plan::plane_last_lives`]).
     pub last_live: u32,
     /// Aidge's `released` (None = never released).
     pub released: Option<u32>,
@@ -72,7 +73,7 @@ pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
         length: group_digits(p.length),
         count: group_digits(p.count),
         allocated: p.allocated,
-        last_live: space.last_live(plan.max_lifetime),
+        last_live: plan.plane_last_live(plane),
         released: space.released,
         wrap: p.is_wrapped().then(|| {
             format!(
