@@ -5,6 +5,7 @@
 
 pub mod args;
 mod commands;
+mod progress;
 mod render;
 
 use std::process::ExitCode;
