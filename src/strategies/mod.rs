@@ -442,6 +442,12 @@ impl Run<'_> {
             tries.push(c);
         }
         while lo < hi {
+            // Setting a search up costs a pass over every overlapping pair (a second
+            // on PanGu-2.6B): not worth starting once the passes spent the budget.
+            if self.limits.out_of_time() {
+                proven = false;
+                break;
+            }
             let cap = match tries.pop() {
                 Some(c) if c >= lo && c < hi => c,
                 Some(_) => continue,
