@@ -1,20 +1,23 @@
-//! `cargo run --release --example bench -- [--millis N] [--only S,S...] [--synthetic] PATH...`:
+//! `cargo run --release --example bench -- [--millis N] [--only S,S...] [--synthetic] [--passes] PATH...`:
 //! the strategies benchmark as a Markdown table (see docs/benchmarks.md). `--only`
-//! names the strategies to run (default: all).
+//! names the strategies to run (default: all); `--passes` prints every greedy pass
+//! (tie rule and fit) and the sweep instead.
 
-use memplan::strategies::{bench_table, read_sets, synthetic, Budget, Strategy};
+use memplan::strategies::{bench_passes, bench_table, read_sets, synthetic, Budget, Strategy};
 use std::path::PathBuf;
 
 fn main() {
     let mut millis = 2000;
     let mut paths = Vec::new();
     let mut synth = false;
+    let mut passes = false;
     let mut only: Vec<Strategy> = Strategy::ALL.to_vec();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--millis" => millis = args.next().and_then(|v| v.parse().ok()).unwrap_or(millis),
             "--synthetic" => synth = true,
+            "--passes" => passes = true,
             "--only" => {
                 let names = args.next().unwrap_or_default();
                 match names.split(',').map(str::parse).collect() {
@@ -38,5 +41,9 @@ fn main() {
         );
     }
     sets.extend(read_sets(&paths));
-    print!("{}", bench_table(&sets, &budget, &only));
+    if passes {
+        print!("{}", bench_passes(&sets));
+    } else {
+        print!("{}", bench_table(&sets, &budget, &only));
+    }
 }

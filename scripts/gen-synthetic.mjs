@@ -3,6 +3,9 @@
 //   node scripts/gen-synthetic.mjs N --json [--wrap F] [--stride F]
 //                                                         memplan JSON plan, a fraction F of
 //                                                         planes wrapped around / striped
+//   node scripts/gen-synthetic.mjs N --dense              MiniMalloc CSV without offsets, a
+//                                                         dense trace: ~2,500 buffers live at
+//                                                         any step (memplan places it on open)
 // Four planes start per clock, each lives 1..7 clocks, in 32 slots of 8 KiB; planes
 // sharing a slot start at least 8 clocks apart, so the plan is valid (`memplan check`).
 // A wrapped plane starts halfway in its space and continues at its start (Aidge's
@@ -17,6 +20,7 @@ const flag = (name, def) => {
 };
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 100000);
 const json = args.includes('--json');
+const dense = args.includes('--dense');
 const wrapShare = flag('--wrap', 0.1);
 const strideShare = flag('--stride', 0.1);
 const SLOT = 8192;
@@ -38,7 +42,15 @@ const lowerOf = (i) => Math.floor(i / 4);
 const upperOf = (i) => lowerOf(i) + 1 + (i % 7);
 const sizeOf = (i) => 64 * (1 + ((i * 37) % 127)); // 64 B .. 8 KiB, multiple of 64
 
-if (!json) {
+// Dense: four buffers start per clock and live 1..1249 clocks (a multiplicative
+// hash of the index spreads the lengths), 625 on average, so ~2,500 are live.
+const denseUpper = (i) => lowerOf(i) + 1 + (Math.imul(i, 2654435761) >>> 0) % 1249;
+
+if (dense) {
+  emit('id,lower,upper,size\n');
+  for (let i = 0; i < n; i++) emit(`b${i},${lowerOf(i)},${denseUpper(i)},${sizeOf(i)}\n`);
+  flush();
+} else if (!json) {
   emit('id,lower,upper,size,offset\n');
   for (let i = 0; i < n; i++) emit(`b${i},${lowerOf(i)},${upperOf(i)},${sizeOf(i)},${(i % 32) * SLOT}\n`);
   flush();

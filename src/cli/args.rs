@@ -139,9 +139,10 @@ pub enum Source {
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     pub file: PathBuf,
-    /// Placement strategy: `aidge` (default) keeps Aidge's placement (greedy-size for
-    /// buffer lists without offsets); greedy-size, greedy-size-first-fit,
-    /// greedy-conflicts, search or best re-place whole spaces / buffers.
+    /// Placement strategy: `aidge` (default) keeps Aidge's placement (greedy-size, or
+    /// sweep on very dense lists, for buffer lists without offsets); greedy-size
+    /// (TFLite's rule), greedy-size-first-fit (TFLM's), greedy-conflicts, sweep, search
+    /// or best re-place whole spaces / buffers.
     #[arg(long, default_value = "aidge")]
     pub strategy: String,
     /// Memory generator for schedules [default: multiple-mems].

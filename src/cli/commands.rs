@@ -173,7 +173,12 @@ fn plan(a: PlanArgs) -> Result<u8> {
                 .map_err(|e| Error::whole(format!("{}, or aidge", e.message)))?,
         ),
     };
-    let budget = Budget::millis(a.budget);
+    // Only a strategy plans for a while; `aidge` keeps or generates Aidge's plan.
+    let line = strategy.map(|_| super::progress::Line::start(a.budget));
+    let budget = Budget {
+        progress: line.as_ref().map(super::progress::Line::report),
+        ..Budget::millis(a.budget)
+    };
     let driver_flag = [
         (a.driver.is_some(), "--driver"),
         (a.optimize.is_some(), "--optimize"),
@@ -248,6 +253,7 @@ fn plan(a: PlanArgs) -> Result<u8> {
             }
         },
     };
+    drop(line);
     // The schedule stays with its plan: `convert --format mem-info|export-cpp` needs
     // it for complete records, and the page for names and shapes.
     let out = Document {

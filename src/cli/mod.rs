@@ -6,6 +6,7 @@
 pub mod args;
 mod commands;
 mod components;
+mod progress;
 mod render;
 
 use std::process::ExitCode;

@@ -185,22 +185,17 @@ pub fn resolve_plan(doc: &Document) -> Result<Plan> {
     ))
 }
 
-/// The strategy that places buffer lists without offsets: fast and deterministic,
-/// so that opening a file never waits on a search.
-pub const DEFAULT_STRATEGY: crate::strategies::Strategy = crate::strategies::Strategy::GreedyBySize;
-
 /// A buffer list's plan: given offsets when every buffer has one, else placed by
-/// [`DEFAULT_STRATEGY`].
+/// [`crate::strategies::place_default`] (TFLite's greedy by size, or the sweep on
+/// lists too dense for it: fast and deterministic, so that opening a file never
+/// waits on a search).
 pub fn plan_buffers(list: &BufferList) -> Plan {
     let offsets: Option<Vec<Bytes>> = list.buffers.iter().map(|b| b.offset).collect();
-    let offsets = offsets.unwrap_or_else(|| {
-        let budget = crate::strategies::Budget::default();
-        match crate::strategies::place(list, DEFAULT_STRATEGY, &budget) {
-            Ok(placement) => placement.offsets,
-            // Greedy placement only fails on lists the readers refuse; stacking the
-            // buffers is valid whatever the list.
-            Err(_) => stacked(list),
-        }
+    let offsets = offsets.unwrap_or_else(|| match crate::strategies::place_default(list) {
+        Ok(placement) => placement.offsets,
+        // Placement only fails on lists the readers refuse; stacking the buffers is
+        // valid whatever the list.
+        Err(_) => stacked(list),
     });
     list.to_plan(&offsets)
 }

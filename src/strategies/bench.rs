@@ -1,7 +1,7 @@
 //! The benchmark: every strategy on every data set, as a Markdown table (peak, peak /
 //! lower bound, time), each placement checked by [`crate::check::check`].
 
-use super::{place, Budget, Strategy};
+use super::{place, place_pass, Budget, Pass, Placement, Strategy};
 use crate::formats::csv::{self, CsvOptions};
 use crate::model::{Buffer, BufferList};
 use std::fmt::Write;
@@ -83,25 +83,7 @@ pub fn bench_table(
                         let _ = write!(out, " {} |", thousands(p.lower_bound));
                         lb_written = true;
                     }
-                    let valid = crate::check::check(&list.to_plan(&p.offsets)).is_valid();
-                    let ratio = if p.lower_bound == 0 {
-                        1.0
-                    } else {
-                        p.peak as f64 / p.lower_bound as f64
-                    };
-                    let fits = match list.capacity {
-                        Some(c) if p.peak <= c => " fits",
-                        Some(_) => " over",
-                        None => "",
-                    };
-                    let _ = write!(
-                        out,
-                        " {} ({ratio:.4}{}{fits}; {}){} |",
-                        thousands(p.peak),
-                        if p.proven_optimal { ", opt" } else { "" },
-                        ms(p.elapsed_ms as f64),
-                        if valid { "" } else { " **INVALID**" },
-                    );
+                    out.push_str(&cell(list, &p));
                 }
                 Err(e) => {
                     if !lb_written {
@@ -113,6 +95,66 @@ pub fn bench_table(
             }
         }
         out.push('\n');
+    }
+    out
+}
+
+/// One table cell: peak (peak / lower bound[, opt][, fits/over]; time), flagged
+/// **INVALID** if the checker refuses the placement.
+fn cell(list: &BufferList, p: &Placement) -> String {
+    let valid = crate::check::check(&list.to_plan(&p.offsets)).is_valid();
+    let ratio = if p.lower_bound == 0 {
+        1.0
+    } else {
+        p.peak as f64 / p.lower_bound as f64
+    };
+    let fits = match list.capacity {
+        Some(c) if p.peak <= c => " fits",
+        Some(_) => " over",
+        None => "",
+    };
+    format!(
+        " {} ({ratio:.4}{}{fits}; {}){} |",
+        thousands(p.peak),
+        if p.proven_optimal { ", opt" } else { "" },
+        ms(p.elapsed_ms as f64),
+        if valid { "" } else { " **INVALID**" },
+    )
+}
+
+/// The table of every greedy pass ([`Pass::ALL`], the tie rules compared) and the
+/// sweep on named buffer lists.
+pub fn bench_passes(sets: &[(String, Result<BufferList, String>)]) -> String {
+    let mut out = String::from("| set | buffers | lower bound |");
+    for pass in Pass::ALL {
+        let _ = write!(out, " {} |", pass.name());
+    }
+    out.push_str(" sweep |\n|---|---:|---:|");
+    out.push_str(&"---:|".repeat(Pass::ALL.len() + 1));
+    out.push('\n');
+    for (name, list) in sets {
+        let Ok(list) = list else { continue };
+        let mut row = String::new();
+        let mut lower_bound = 0;
+        for pass in Pass::ALL {
+            match place_pass(list, pass) {
+                Ok(p) => {
+                    lower_bound = p.lower_bound;
+                    row.push_str(&cell(list, &p));
+                }
+                Err(e) => {
+                    let _ = write!(row, " error: {} |", e.to_string().replace('|', "/"));
+                }
+            }
+        }
+        match place(list, Strategy::Sweep, &Budget::millis(0)) {
+            Ok(p) => row.push_str(&cell(list, &p)),
+            Err(e) => {
+                let _ = write!(row, " error: {} |", e.to_string().replace('|', "/"));
+            }
+        }
+        let n = list.buffers.len();
+        let _ = writeln!(out, "| {name} | {n} | {} |{row}", thousands(lower_bound));
     }
     out
 }

@@ -1,13 +1,17 @@
 //! Placement strategies for buffer lists: give every buffer an offset so that no two
 //! buffers live at the same step share a byte, with the smallest peak possible.
 //!
-//! - [`Strategy::GreedyBySize`]: TFLite's arena planner (largest first, best fit).
-//! - [`Strategy::GreedyBySizeFirstFit`]: TFLM's greedy memory planner (first fit).
+//! - [`Strategy::GreedyBySize`]: TFLite's `ArenaPlanner` ([`Pass::TFLITE`]: largest
+//!   first, earlier start on ties, best fit by gap size).
+//! - [`Strategy::GreedyBySizeFirstFit`]: TFLM's `GreedyMemoryPlanner` ([`Pass::TFLM`]:
+//!   largest first, input order on ties, first fit).
 //! - [`Strategy::GreedyByConflicts`]: TVM USMP's greedy by conflicts.
+//! - [`Strategy::Sweep`]: start order, best fit in a free list ([`sweep`]): O(n log n)
+//!   whatever the density, for lists too dense for a greedy pass.
 //! - [`Strategy::Search`]: MiniMalloc-style exact search ([`search`]) over capacities
 //!   between the lower bound and the best greedy peak.
-//! - [`Strategy::Best`]: seven greedy orders, iterated greedy from the best one,
-//!   then the search, within the budget.
+//! - [`Strategy::Best`]: every greedy pass ([`Pass::ALL`]) and the sweep, iterated
+//!   greedy from the best one, then the search, within the budget.
 //!
 //! Every result is a valid placement; `proven_optimal` says when its peak is known to
 //! be the smallest (it equals the lower bound, or the search proved nothing lower fits).
@@ -19,17 +23,18 @@ mod greedy;
 mod replan;
 mod rng;
 mod search;
+mod sweep;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
-pub use bench::{bench, bench_lists, bench_table, read_sets, synthetic};
+pub use bench::{bench, bench_lists, bench_passes, bench_table, read_sets, synthetic};
+pub use greedy::{Fit, Order, Pass};
 pub use replan::replan;
 
 use crate::model::{BufferList, Bytes};
 use crate::{Error, Result};
 use bound::Item;
 use clock::Timer;
-use greedy::Fit;
 use search::{Limits, Outcome};
 use std::fmt;
 use std::rc::Rc;
@@ -43,16 +48,18 @@ pub enum Strategy {
     GreedyBySize,
     GreedyBySizeFirstFit,
     GreedyByConflicts,
+    Sweep,
     Search,
     Best,
 }
 
 impl Strategy {
     /// Every strategy, in the order the benchmark reports them.
-    pub const ALL: [Strategy; 5] = [
+    pub const ALL: [Strategy; 6] = [
         Strategy::GreedyBySize,
         Strategy::GreedyBySizeFirstFit,
         Strategy::GreedyByConflicts,
+        Strategy::Sweep,
         Strategy::Search,
         Strategy::Best,
     ];
@@ -62,6 +69,7 @@ impl Strategy {
             Strategy::GreedyBySize => "greedy-size",
             Strategy::GreedyBySizeFirstFit => "greedy-size-first-fit",
             Strategy::GreedyByConflicts => "greedy-conflicts",
+            Strategy::Sweep => "sweep",
             Strategy::Search => "search",
             Strategy::Best => "best",
         }
@@ -186,11 +194,13 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
         Strategy::GreedyBySize | Strategy::GreedyBySizeFirstFit | Strategy::GreedyByConflicts => {
             (run.greedy(strategy), strategy, false)
         }
+        Strategy::Sweep => (sweep::place(&items), strategy, false),
         Strategy::Search | Strategy::Best => {
             let (start, used) = if strategy == Strategy::Search {
                 (run.greedy(Strategy::GreedyBySize), Strategy::Search)
             } else {
                 let start = run.best_greedy();
+                run.report(start.peak);
                 run.iterate(start)
             };
             let (offsets, improved, exhausted) = run.search(start, list.capacity);
@@ -213,6 +223,62 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
     })
 }
 
+/// Places `list` with one greedy pass (any of [`Pass::ALL`], not only the named
+/// strategies'), e.g. to compare tie rules. Reports [`Strategy::Best`] as used.
+pub fn place_pass(list: &BufferList, pass: Pass) -> Result<Placement> {
+    let items = bound::items(list)?;
+    let timer = Timer::start();
+    let offsets = greedy::place_in_order(&items, &pass.order.sort(&items), pass.fit);
+    Ok(finish(&items, offsets, Strategy::Best, &timer))
+}
+
+/// The placement of a list opened without offsets (what [`crate::formats::plan_buffers`]
+/// uses): [`Strategy::GreedyBySize`] when a greedy pass is affordable, else
+/// [`Strategy::Sweep`]. No search and no budget, so opening a file never waits on
+/// one, and the same list always gets the same offsets.
+pub fn place_default(list: &BufferList) -> Result<Placement> {
+    let items = bound::items(list)?;
+    let timer = Timer::start();
+    let (offsets, used) = if greedy_affordable(&items) {
+        let order = Pass::TFLITE.order.sort(&items);
+        let offsets = greedy::place_in_order(&items, &order, Pass::TFLITE.fit);
+        (offsets, Strategy::GreedyBySize)
+    } else {
+        (sweep::place(&items), Strategy::Sweep)
+    };
+    Ok(finish(&items, offsets, used, &timer))
+}
+
+/// Above this many pairs of overlapping lifetimes a greedy pass, which visits every
+/// placed neighbour of every buffer, takes seconds (about 2 s for 10^8 pairs on the
+/// bench machine); the sweep does not depend on them.
+const GREEDY_PAIRS: u64 = 50_000_000;
+
+/// A greedy pass over `items` stays under [`GREEDY_PAIRS`].
+fn greedy_affordable(items: &[Item]) -> bool {
+    greedy::conflicts(items)
+        .iter()
+        .map(|&c| c as u64)
+        .sum::<u64>()
+        / 2
+        <= GREEDY_PAIRS
+}
+
+/// A placement without search: its peak, proven optimal only at the lower bound.
+fn finish(items: &[Item], offsets: Vec<Bytes>, used: Strategy, timer: &Timer) -> Placement {
+    let peak = bound::peak(items, &offsets);
+    let lower_bound = bound::lower_bound(items);
+    Placement {
+        proven_optimal: peak == lower_bound,
+        offsets,
+        peak,
+        lower_bound,
+        strategy_used: used,
+        elapsed_ms: timer.elapsed_ms(),
+        iterations: 0,
+    }
+}
+
 /// Iterated greedy stops after this many passes in a row without a lower peak.
 const STALL: u32 = 30;
 
@@ -220,12 +286,12 @@ const STALL: u32 = 30;
 /// the buffers, so it would spend the budget on a handful of nodes.
 const SEARCH_MAX: usize = 50_000;
 
-/// A greedy placement with the order and fit that made it.
+/// A greedy placement with the pass that made it (the sweep's is iterated from
+/// [`Pass::TFLITE`]'s order).
 struct Greedy {
     offsets: Vec<Bytes>,
     peak: Bytes,
-    order: Vec<usize>,
-    fit: Fit,
+    pass: Pass,
     used: Strategy,
 }
 
@@ -238,72 +304,74 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn greedy(&self, strategy: Strategy) -> Vec<Bytes> {
-        let (order, fit) = self.order(strategy);
-        greedy::place_in_order(self.items, &order, fit)
+        let pass = Self::pass(strategy);
+        greedy::place_in_order(self.items, &pass.order.sort(self.items), pass.fit)
     }
 
-    /// The visiting order and fit of a greedy strategy.
-    fn order(&self, strategy: Strategy) -> (Vec<usize>, Fit) {
+    /// The pass of a named greedy strategy (the search starts from greedy-size's).
+    fn pass(strategy: Strategy) -> Pass {
         match strategy {
-            Strategy::GreedyBySizeFirstFit => (greedy::by_size(self.items), Fit::First),
-            Strategy::GreedyByConflicts => (greedy::by_conflicts(self.items), Fit::First),
-            _ => (greedy::by_size(self.items), Fit::Best),
+            Strategy::GreedyBySizeFirstFit => Pass::TFLM,
+            Strategy::GreedyByConflicts => Pass::CONFLICTS,
+            _ => Pass::TFLITE,
         }
     }
 
-    /// The lowest-peak greedy placement (earlier ones win ties): the three greedy
-    /// strategies, then largest-area-first and longest-first orders with both fits
-    /// (those report [`Strategy::Best`]). The first pass always completes; later
-    /// ones end with the budget.
+    /// The lowest-peak placement of every pass in [`Pass::ALL`] and the sweep (earlier
+    /// ones win ties; the sweep comes last). A named strategy's pass reports that
+    /// strategy, the others [`Strategy::Best`]. Every pass completes, so `best` is
+    /// never above any of them, unless a greedy pass is not affordable: then the sweep
+    /// goes first and the passes end with the budget.
     fn best_greedy(&self) -> Greedy {
+        let sweep_first = !greedy_affordable(self.items);
         let mut best: Option<Greedy> = None;
-        let named = |s: Strategy| {
-            let (order, fit) = self.order(s);
-            (order, fit, s)
+        // Keeps the placement if it is the lowest so far; true at the lower bound.
+        let consider = |best: &mut Option<Greedy>, offsets: Vec<Bytes>, pass, used| {
+            let peak = bound::peak(self.items, &offsets);
+            if best.as_ref().map_or(true, |b| peak < b.peak) {
+                *best = Some(Greedy {
+                    offsets,
+                    peak,
+                    pass,
+                    used,
+                });
+            }
+            peak == self.lower_bound
         };
-        for k in 0..7 {
-            let (order, fit, used) = match k {
-                0 => named(Strategy::GreedyBySize),
-                1 => named(Strategy::GreedyBySizeFirstFit),
-                2 => named(Strategy::GreedyByConflicts),
-                3 | 4 => (
-                    greedy::by_area(self.items),
-                    Fit::from(k == 3),
-                    Strategy::Best,
-                ),
-                _ => (
-                    greedy::by_length(self.items),
-                    Fit::from(k == 5),
-                    Strategy::Best,
-                ),
-            };
-            let offsets = if best.is_none() {
-                greedy::place_in_order(self.items, &order, fit)
+        let sweep = || sweep::place(self.items);
+        let mut done = sweep_first && consider(&mut best, sweep(), Pass::TFLITE, Strategy::Sweep);
+        for pass in Pass::ALL {
+            if done {
+                break;
+            }
+            let order = pass.order.sort(self.items);
+            let offsets = if !sweep_first {
+                greedy::place_in_order(self.items, &order, pass.fit)
             } else {
-                match greedy::place_until(self.items, &order, fit, || self.limits.out_of_time()) {
+                match greedy::place_until(self.items, &order, pass.fit, || {
+                    self.limits.out_of_time()
+                }) {
                     Some(o) => o,
                     None => break,
                 }
             };
-            let peak = bound::peak(self.items, &offsets);
-            if best.as_ref().map_or(true, |b| peak < b.peak) {
-                best = Some(Greedy {
-                    offsets,
-                    peak,
-                    order,
-                    fit,
-                    used,
-                });
-            }
-            if peak == self.lower_bound {
-                break;
-            }
+            let used = [
+                Strategy::GreedyBySize,
+                Strategy::GreedyBySizeFirstFit,
+                Strategy::GreedyByConflicts,
+            ]
+            .into_iter()
+            .find(|&s| Self::pass(s) == pass)
+            .unwrap_or(Strategy::Best);
+            done = consider(&mut best, offsets, pass, used);
+        }
+        if !sweep_first && !done {
+            consider(&mut best, sweep(), Pass::TFLITE, Strategy::Sweep);
         }
         best.unwrap_or(Greedy {
             offsets: Vec::new(),
             peak: 0,
-            order: Vec::new(),
-            fit: Fit::Best,
+            pass: Pass::TFLITE,
             used: Strategy::GreedyBySize,
         })
     }
@@ -331,8 +399,8 @@ impl Run<'_> {
         };
         let (offsets, peak) = greedy::iterate(
             self.items,
-            (start.order, start.offsets, start.peak),
-            start.fit,
+            (start.pass.order.sort(self.items), start.offsets, start.peak),
+            start.pass.fit,
             self.lower_bound,
             1,
             |stalled| {
@@ -374,6 +442,12 @@ impl Run<'_> {
             tries.push(c);
         }
         while lo < hi {
+            // Setting a search up costs a pass over every overlapping pair (a second
+            // on PanGu-2.6B): not worth starting once the passes spent the budget.
+            if self.limits.out_of_time() {
+                proven = false;
+                break;
+            }
             let cap = match tries.pop() {
                 Some(c) if c >= lo && c < hi => c,
                 Some(_) => continue,
