@@ -76,11 +76,22 @@ impl Session {
             (None, None, Some(list)) => Some(list),
             _ => None,
         };
-        if let (Some(list), Some(s)) = (free_list, strategy) {
-            let placed = strategies::place(list, s, budget).map_err(|e| e.in_file(&self.name))?;
+        let missing_offsets =
+            free_list.is_some_and(|l| l.buffers.iter().any(|b| b.offset.is_none()));
+        // A list placed here: by the strategy asked for, or, as loaded without offsets, by
+        // the default placement (the report names which one ran).
+        let placement = match (free_list, strategy) {
+            (Some(list), Some(s)) => Some((list, s.name(), strategies::place(list, s, budget))),
+            (Some(list), None) if missing_offsets => {
+                Some((list, AS_LOADED, strategies::place_default(list)))
+            }
+            _ => None,
+        };
+        if let Some((list, asked, placed)) = placement {
+            let placed = placed.map_err(|e| e.in_file(&self.name))?;
             let plan = list.to_plan(&placed.offsets);
             let report = Report {
-                strategy: s.name().into(),
+                strategy: asked.into(),
                 strategy_used: placed.strategy_used.name().into(),
                 peak: placed.peak.to_string(),
                 lower_bound: placed.lower_bound.to_string(),
@@ -91,7 +102,6 @@ impl Session {
             };
             return Ok((plan, report));
         }
-        let placed = free_list.is_some_and(|l| l.buffers.iter().any(|b| b.offset.is_none()));
         let capacity = free_list.and_then(|l| l.capacity).map(|c| c.to_string());
         let t = Clock::start();
         let loaded = self.loaded()?;
@@ -102,11 +112,7 @@ impl Session {
         let (peak, lower_bound, proven_optimal) = bounds(&plan);
         let name = strategy.map_or(AS_LOADED, Strategy::name).to_owned();
         let report = Report {
-            strategy_used: if strategy.is_none() && placed {
-                formats::DEFAULT_STRATEGY.name().to_owned()
-            } else {
-                name.clone()
-            },
+            strategy_used: name.clone(),
             strategy: name,
             peak: peak.to_string(),
             lower_bound: lower_bound.to_string(),
