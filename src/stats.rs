@@ -93,14 +93,24 @@ pub fn live_runs(plan: &Plan, component: usize) -> Vec<(Clock, Bytes)> {
     runs
 }
 
-/// Bytes covered by the contiguous and wrapped parts of `planes`.
+/// Bytes of their space covered by the contiguous and wrapped parts of `planes` (all
+/// of one space). A part is cut at its space's bounds: a broken plan's part that leaves
+/// its space (auto-concat's sizes wrapped past 2^64) is `check`'s finding, not live
+/// bytes of this space, and counting it would put the bound at 2^64.
 fn covered(plan: &Plan, planes: &[usize]) -> Bytes {
+    let space = planes
+        .first()
+        .and_then(|&i| plan.spaces.get(plan.planes[i].space));
+    let (lo, hi) = space.map_or((0, Bytes::MAX), |s| {
+        (s.offset, s.offset.saturating_add(s.size))
+    });
     let mut parts: Vec<(Bytes, Bytes)> = Vec::with_capacity(planes.len() * 2);
     for &i in planes {
         let p = &plan.planes[i];
         for (o, z) in [(p.cont_offset, p.cont_size), (p.wrap_offset, p.wrap_size)] {
-            if z > 0 {
-                parts.push((o, o.saturating_add(z)));
+            let (a, b) = (o.max(lo), o.saturating_add(z).min(hi));
+            if b > a {
+                parts.push((a, b));
             }
         }
     }
