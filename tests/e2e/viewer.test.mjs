@@ -90,7 +90,8 @@ test('hover shows the plane under the pointer, click pins it', async () => {
   const text = await page.textContent('#tooltip');
   assert.match(text, /conv1_Conv/);
   assert.match(text, /3,211,264 B/);
-  assert.match(text, /0 → 2/);
+  // conv1's own life: written at 0, read in place by relu at 1 (per-plane liveness).
+  assert.match(text, /0 → 1/);
   await page.screenshot({ path: path.join(results, 'hover-1280x800.png') });
   await page.mouse.down();
   await page.mouse.up();
