@@ -11,7 +11,8 @@ for it and it moves no byte), on one seeded random input:
    does not agree is reported as such and fails, never silently compared;
 3. memplan build: the same export under `memplan.aidge.patch_export(strategy=...)`.
    Its outputs must be byte-identical to the default build's, its `mem_0` must equal
-   the peak memplan reports for the plan, and that peak must be at most Aidge's.
+   the peak memplan reports for the plan, that peak must be the lower bound of the
+   plan's spaces (it is on these four), and at most Aidge's.
    `memplan convert --format export-cpp` of the plan written to the stats folder
    must give every output `*_MEM_*` macro of the generated layer headers, exactly;
 4. corrupted build: memplan's plan with one memory space moved onto another space
@@ -275,7 +276,7 @@ def corrupting(strategy):
                 if p["wrap_size"]:
                     p["wrap_offset"] += shift
         seen["problems"] = _native.check(json.dumps(doc), "corrupted plan")
-        return mem_size, hook._records(scheduler, plan)
+        return mem_size, hook.records(scheduler, json.dumps(doc))
 
     return corrupted, seen
 
@@ -318,6 +319,9 @@ def run_model(name, size, strategy, tmp, cache):
         row["fail"] = "memplan's build computes different outputs"
     elif ours_mem != int(report["peak"]):
         row["fail"] = f"mem_0 is {ours_mem} B, memplan reports a peak of {report['peak']} B"
+    elif int(report["peak"]) != int(report["lower_bound"]):
+        row["fail"] = (f"memplan's plan peaks at {report['peak']} B, above the lower bound "
+                       f"{report['lower_bound']} B of its spaces")
     elif ours_mem > aidge_mem:
         row["fail"] = f"memplan's arena ({ours_mem} B) is larger than Aidge's ({aidge_mem} B)"
     if "fail" in row:

@@ -99,7 +99,7 @@ def aidge_wrap(optimize, edit=None):
         path.write_text(json.dumps(doc))
         plan = doc["plan"]
         mem = max(s["offset"] + s["size"] for s in plan["spaces"])
-        return mem, hook._records(scheduler, plan)
+        return mem, hook.records(scheduler, json.dumps(doc))
 
     return fn
 

@@ -9,10 +9,11 @@ and on this scheduler (node names embed schedule positions and Aidge orders para
 branches per process, so a plan from another process may not fit). memplan then
 re-places Aidge's memory *spaces* with a strategy: planes keep their place inside
 their space, so in-place and wrap-around sharing and every stride, length and count
-the kernels read stay Aidge's; only offsets move. The records are then built the way
-the original builds them, for every node of the schedule: one per output (all zeros
-for an output without a plane), and standalone records for nodes the manager does
-not plan (Producers). If memplan's placement is not smaller than Aidge's in every
+the kernels read stay Aidge's; only offsets move. The records are then made by
+memplan's own writer (`memplan convert --format mem-info`) the way the original
+builds them, for every node of the schedule: one per output (all zeros for an output
+without a plane), and standalone records for nodes the manager does not plan
+(Producers). If memplan's placement is not smaller than Aidge's in every
 memory component, Aidge's is kept: the hook never makes an arena larger.
 """
 
@@ -76,64 +77,17 @@ def _peaks(plan, ncomp):
     return peaks
 
 
-def _record(plane, component):
-    return {
-        "size": plane["size"],
-        "offset": plane["cont_offset"],
-        "stride": plane["stride"],
-        "length": plane["length"],
-        "count": plane["count"],
-        "cont_offset": plane["cont_offset"],
-        "cont_size": plane["cont_size"],
-        "wrap_offset": plane["wrap_offset"],
-        "wrap_size": plane["wrap_size"],
-        "mem_component_id": component,
-    }
-
-
-_UNUSED = dict.fromkeys(("size", "offset", "stride", "length", "count", "cont_offset",
-                         "cont_size", "wrap_offset", "wrap_size"), 0)
-
-
-def _standalone(tensor):
-    """The record 0.10.1 gives an output the manager does not plan (a Producer's)."""
-    import aidge_core
-    sizeof = (aidge_core.dtype_bit_width(tensor.dtype) + 8 - 1) // 8
-    dims = tensor.dims
-    if tensor.dformat in (aidge_core.dformat.nhwc, aidge_core.dformat.nwc) and len(dims) >= 3:
-        return {"size": dims[-1] * sizeof, "offset": 0, "stride": dims[-1] * sizeof,
-                "length": dims[-2], "count": tensor.size // (dims[-1] * dims[-2]),
-                "cont_offset": 0, "cont_size": tensor.size, "wrap_offset": 0, "wrap_size": 0}
-    return {"size": tensor.size * sizeof, "offset": 0, "stride": tensor.size * sizeof,
-            "length": 1, "count": 1, "cont_offset": 0, "cont_size": tensor.size * sizeof,
-            "wrap_offset": 0, "wrap_size": 0}
-
-
-def _records(scheduler, plan):
+def records(scheduler, text):
     """{Node: [record per output]} for every node of the schedule, as 0.10.1 builds
-    them, with the offsets of `plan` (a memplan plan of the same schedule)."""
+    them, from `text`: a memplan JSON document holding this scheduler's schedule and
+    a plan of it. The records are made by memplan's own writer (`memplan convert
+    --format mem-info`: Producers' standalone pointers, all-zero records for outputs
+    without a plane), which lists the steps in schedule order."""
     order = list(scheduler.get_sequential_static_scheduling())
-    planes = {}
-    for p in plan["planes"]:
-        planes.setdefault(p["node"], []).append(p)
-    info = {}
-    for i, node in enumerate(order):
-        records = []
-        own = sorted(planes.get(i, []), key=lambda p: p["index"])
-        if own:
-            for out_id in range(node.get_nb_outputs()):
-                if out_id < len(own):
-                    p = own[out_id]
-                    records.append(_record(p, plan["spaces"][p["space"]].get("component", 0)))
-                else:  # an output without a plane (an unused optional output)
-                    records.append(dict(_UNUSED))
-        else:  # memory outside the manager: a standalone pointer per output
-            for out_id in range(node.get_nb_outputs()):
-                tensor = node.get_operator().get_output(out_id)
-                if tensor is not None:
-                    records.append(_standalone(tensor))
-        info[node] = records
-    return info
+    info = json.loads(_native().convert(text, "plan.memplan.json", "mem-info"))["mem_info"]
+    if len(info) != len(order):
+        raise RuntimeError(f"memplan: {len(info)} steps in the plan, {len(order)} scheduled")
+    return {node: entry["outputs"] for node, entry in zip(order, info)}
 
 
 def memory_manager(scheduler, stats_folder=None, inc_producers=False, wrapping=False,
@@ -182,12 +136,12 @@ def memory_manager(scheduler, stats_folder=None, inc_producers=False, wrapping=F
             warnings.warn(f"memplan: {strategy} placed the spaces at {after} bytes, above "
                           f"Aidge's {before}; keeping Aidge's plan", stacklevel=2)
     peaks = _peaks(chosen, ncomp)
+    out = {"format": "memplan", "version": 1, "schedule": schedule_of(scheduler),
+           "plan": chosen}
+    text = json.dumps(out, separators=(",", ":"))
     if stats_folder is not None:
         folder = Path(stats_folder)
         folder.mkdir(parents=True, exist_ok=True)
-        out = {"format": "memplan", "version": 1, "schedule": schedule_of(scheduler),
-               "plan": chosen}
-        text = json.dumps(out, separators=(",", ":"))
         (folder / "memory_info.memplan.json").write_text(text)
         dialect = "aidge" if multiple_mems else "aidge-single"
         (folder / "memory_info.txt").write_text(
@@ -195,7 +149,7 @@ def memory_manager(scheduler, stats_folder=None, inc_producers=False, wrapping=F
         (folder / "memory_info.svg").write_text(
             native.svg(text, "memory_info.memplan.json", bool(display_names), 1600, 600))
     mem_size = peaks if multiple_mems else peaks[0]
-    return mem_size, _records(scheduler, chosen)
+    return mem_size, records(scheduler, text)
 
 
 class patch_export:
