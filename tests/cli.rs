@@ -419,3 +419,24 @@ fn plan_honours_recorded_components_and_the_component_flags() {
             .stderr(predicate::str::contains(message));
     }
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly_as_head_expects() {
+    // `memplan stats big.csv | head -1`: the reader is gone before memplan prints
+    // (it is closed at once, while memplan still reads and places 18,692 buffers).
+    let csv = bench().join("idealloc/somas_pangu_2.6B.csv");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("memplan"))
+        .arg("stats")
+        .arg(&csv)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.is_empty(),
+        "a closed pipe is neither a bug nor an error: {stderr}"
+    );
+}

@@ -18,8 +18,20 @@ pub const INVALID: u8 = 1;
 /// Unreadable input, bad usage, unwritable output.
 pub const FAILED: u8 = 2;
 
+/// Lets a closed pipe end the process silently (`memplan stats big.csv | head`),
+/// as it ends `cat` or `grep`: Rust's runtime ignores SIGPIPE, which turns the
+/// write into an error and every `println!` into a panic.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first in `main`, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Parses the arguments, runs the command, maps the outcome to an exit status.
 pub fn main() -> ExitCode {
+    restore_sigpipe();
     std::panic::set_hook(Box::new(|info| {
         eprintln!("memplan: internal error (a bug, please report it with the input): {info}");
     }));
