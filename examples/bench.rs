@@ -1,9 +1,10 @@
-//! `cargo run --release --example bench -- [--millis N] [--only S,S...] [--synthetic] [--passes] PATH...`:
+//! `cargo run --release --features tools --example bench -- [--millis N] [--only S,S...] [--synthetic] [--passes] PATH...`:
 //! the strategies benchmark as a Markdown table (see docs/benchmarks.md). `--only`
 //! names the strategies to run (default: all); `--passes` prints every greedy pass
 //! (tie rule and fit) and the sweep instead.
 
-use memplan::strategies::{bench_passes, bench_table, read_sets, synthetic, Budget, Strategy};
+use memplan::strategies::{Budget, Strategy};
+use memplan::tools::bench::{bench_passes, bench_table, read_sets, synthetic};
 use std::path::PathBuf;
 
 fn main() {

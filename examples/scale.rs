@@ -25,7 +25,7 @@ fn main() {
         let bytes = std::fs::read(&path).expect("readable file");
         let t = Instant::now();
         let plan = formats::load(&path, &bytes)
-            .and_then(|d| formats::resolve_plan(&d))
+            .and_then(|d| memplan::planning::resolve(&d))
             .expect("a plan");
         let load = ms(t);
         let t = Instant::now();

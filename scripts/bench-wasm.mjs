@@ -29,7 +29,7 @@ const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
 const out = join(target, "bench-wasm");
 if (build || !existsSync(join(out, "memplan.js"))) {
   const run = (cmd, argv) => execFileSync(cmd, argv, { cwd: root, stdio: "inherit" });
-  run("cargo", ["build", "--lib", "--release", "--target", "wasm32-unknown-unknown"]);
+  run("cargo", ["build", "--lib", "--release", "--features", "tools", "--target", "wasm32-unknown-unknown"]);
   run("wasm-bindgen", [
     "--target", "nodejs", "--no-typescript", "--out-dir", out,
     join(target, "wasm32-unknown-unknown", "release", "memplan.wasm"),

@@ -11,12 +11,12 @@ scripts/setup.sh build browser python
 
 step "rustfmt and clippy"
 cargo fmt --all -- --check
-cargo clippy --all-targets -q -- -D warnings
+cargo clippy --all-targets --features tools -q -- -D warnings
 
 step "cargo test"
 # Property and mutation tests draw from a pinned seed here so a run is reproducible
 # (a plain `cargo test` explores new random cases every time; so does fuzz/).
-PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261203}" cargo test --release -q
+PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261203}" cargo test --release --features tools -q
 
 step "parity with aidge_core 0.10.1"
 .venv/bin/python tests/parity/run.py

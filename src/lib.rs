@@ -20,6 +20,9 @@ pub mod scene;
 pub mod schedule;
 pub mod stats;
 pub mod strategies;
+pub mod timer;
+#[cfg(feature = "tools")]
+pub mod tools;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -1,21 +1,74 @@
-//! Planning one opened document with a strategy the user picks: what the page's Web
-//! Worker runs (`src/web/worker.rs`), kept here so it is tested natively.
+//! Resolving a document into a plan: the one planning path of memplan. The CLI
+//! (`memplan plan`, `stats`, `check`, `convert`, `render`), the page's Web Worker
+//! (`src/web/worker.rs`), `<memplan-view>` (`src/web/embed.rs`) and Python
+//! (`src/python.rs`) all build a [`Request`] and call [`Session::plan`], or
+//! [`resolve`] for the plan as loaded, so the same file and strategy give the same
+//! plan everywhere.
 //!
 //! `aidge` keeps the plan as the file gives it (a schedule planned the way Aidge
 //! 0.10.1 does by default, a buffer list at its offsets or by the default strategy).
 //! Any other [`Strategy`] re-places it: buffer lists freely, buffer by buffer;
 //! plans (given or from a schedule) by whole memory spaces, so in-place and
 //! wrap-around sharing stays valid ([`strategies::replan`]).
+//!
+//! `formats` only turns bytes into a [`Document`] and back; what a document's plan
+//! is (its plan first, else its schedule through Aidge's driver, else its buffers)
+//! is decided here.
 
-use crate::formats::{self, Document};
-use crate::model::{Bytes, Plan};
+use crate::drivers::{self, DriverOptions};
+use crate::formats::{self, Document, Export};
+use crate::model::{BufferList, Bytes, Plan};
 use crate::stats;
 use crate::strategies::{self, Budget, Strategy};
+use crate::timer::Timer;
 use crate::{Error, Result};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// The name of the choice that keeps the plan as loaded (the CLI's `--strategy aidge`).
 pub const AS_LOADED: &str = "aidge";
+
+/// Which part of a document a run starts from, when the document holds both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The plan the file gives (or its buffer list).
+    Plan,
+    /// The schedule, planned by Aidge's driver.
+    Schedule,
+}
+
+/// What to plan a document with: the one request every face builds.
+#[derive(Debug, Default)]
+pub struct Request {
+    /// `None` keeps the plan as loaded (`aidge`); a strategy re-places it.
+    pub strategy: Option<Strategy>,
+    /// `None`: the document's plan first (as `stats`, `check` and the page read an
+    /// Aidge export), else its schedule, else its buffers.
+    pub from: Option<Source>,
+    /// Options of Aidge's driver; given, the schedule is planned with them (they
+    /// imply [`Source::Schedule`]). `None`: Aidge 0.10.1's defaults.
+    pub driver: Option<DriverOptions>,
+    /// Time the search may take (per memory component), and its progress callback.
+    pub budget: Budget,
+}
+
+impl Request {
+    /// A request for `choice` (`aidge` or a [`Strategy`] name) with `budget`, from
+    /// the document's own plan first.
+    pub fn new(choice: &str, budget: Budget) -> Result<Request> {
+        let strategy = if choice == AS_LOADED {
+            None
+        } else {
+            let s = choice.parse::<Strategy>();
+            Some(s.map_err(|e| Error::whole(format!("{}, or {AS_LOADED}", e.message)))?)
+        };
+        Ok(Request {
+            strategy,
+            budget,
+            ..Request::default()
+        })
+    }
+}
 
 /// What a planning run reports next to its plan. Byte counts are digit strings: JS
 /// numbers lose precision above 2^53.
@@ -45,92 +98,136 @@ pub struct Report {
 pub struct Session {
     name: String,
     doc: Document,
-    /// `formats::resolve_plan(doc)`, computed at most once (schedules run the drivers).
+    /// `resolve(doc)`, computed at most once (schedules run the drivers).
     loaded: Option<Plan>,
 }
 
 impl Session {
     /// Reads a file (any format `formats::load` reads).
     pub fn open(name: &str, bytes: &[u8]) -> Result<Session> {
-        Ok(Session {
+        Ok(Session::of(name, formats::load(name, bytes)?))
+    }
+
+    /// A document already read, named `name` in errors.
+    pub fn of(name: &str, doc: Document) -> Session {
+        Session {
             name: name.to_owned(),
-            doc: formats::load(name, bytes)?,
+            doc,
             loaded: None,
-        })
+        }
     }
 
     pub fn document(&self) -> &Document {
         &self.doc
     }
 
-    /// The plan for `choice` (`aidge` or a [`Strategy`] name) within `budget`.
-    pub fn plan(&mut self, choice: &str, budget: &Budget) -> Result<(Plan, Report)> {
-        let strategy = if choice == AS_LOADED {
-            None
-        } else {
-            Some(choice.parse::<Strategy>().map_err(|e| {
-                Error::whole(format!("{}, or {AS_LOADED}", e.message)).in_file(&self.name)
-            })?)
+    /// The plan the document stands for, as loaded ([`resolve`], computed once).
+    pub fn loaded(&mut self) -> Result<&Plan> {
+        let plan = match self.loaded.take() {
+            Some(plan) => plan,
+            None => resolve(&self.doc).map_err(|e| e.in_file(&self.name))?,
         };
-        let free_list = match (&self.doc.plan, &self.doc.schedule, &self.doc.buffers) {
-            (None, None, Some(list)) => Some(list),
-            _ => None,
-        };
-        let missing_offsets =
-            free_list.is_some_and(|l| l.buffers.iter().any(|b| b.offset.is_none()));
-        // A list placed here: by the strategy asked for, or, as loaded without offsets, by
-        // the default placement (the report names which one ran).
-        let placement = match (free_list, strategy) {
-            (Some(list), Some(s)) => Some((list, s.name(), strategies::place(list, s, budget))),
-            (Some(list), None) if missing_offsets => {
-                Some((list, AS_LOADED, strategies::place_default(list)))
+        Ok(self.loaded.insert(plan))
+    }
+
+    /// The plan `request` asks for, with its report. Errors name the file.
+    pub fn plan(&mut self, request: &Request) -> Result<(Plan, Report)> {
+        let name = self.name.clone();
+        self.plan_inner(request).map_err(|e| e.in_file(name))
+    }
+
+    /// The precedence every face shares: driver options or `from: Schedule` plan the
+    /// schedule; otherwise the document's plan, else its schedule with Aidge's
+    /// defaults, else its buffers (placed by the strategy, or by the default
+    /// placement when they have no offsets).
+    fn plan_inner(&mut self, request: &Request) -> Result<(Plan, Report)> {
+        let asked = request.strategy.map_or(AS_LOADED, Strategy::name);
+        let from = match (request.from, &request.driver) {
+            (Some(Source::Plan), Some(_)) => {
+                let msg = "driver options apply to schedules, not to a plan";
+                return Err(Error::whole(msg));
             }
-            _ => None,
+            (None, Some(_)) => Some(Source::Schedule),
+            (from, _) => from,
         };
-        if let Some((list, asked, placed)) = placement {
-            let placed = placed.map_err(|e| e.in_file(&self.name))?;
-            let plan = list.to_plan(&placed.offsets);
-            let report = Report {
-                strategy: asked.into(),
-                strategy_used: placed.strategy_used.name().into(),
-                peak: placed.peak.to_string(),
-                lower_bound: placed.lower_bound.to_string(),
-                proven_optimal: placed.proven_optimal,
-                elapsed_ms: placed.elapsed_ms,
-                iterations: placed.iterations,
-                capacity: list.capacity.map(|c| c.to_string()),
-            };
-            return Ok((plan, report));
+        let list = free_list(&self.doc);
+        if from != Some(Source::Schedule) {
+            if let Some(list) = list.filter(|l| request.strategy.is_some() || !has_offsets(l)) {
+                return place(list, request, asked);
+            }
         }
-        let capacity = free_list.and_then(|l| l.capacity).map(|c| c.to_string());
-        let t = Clock::start();
-        let loaded = self.loaded()?;
-        let plan = match strategy {
-            None => loaded.clone(),
-            Some(s) => strategies::replan(loaded, s, budget).map_err(|e| e.in_file(&self.name))?,
+        let capacity = list.and_then(|l| l.capacity).map(|c| c.to_string());
+        let timer = Timer::start();
+        let doc = &self.doc;
+        let what = doc.format;
+        let start = match (from, &doc.schedule) {
+            (Some(Source::Schedule), None) => {
+                let msg = format!("no schedule to plan from: this file holds {what}");
+                return Err(Error::whole(msg));
+            }
+            // The loaded plan is the file's own: plan the schedule here.
+            (Some(Source::Schedule), Some(schedule))
+                if doc.plan.is_some() || request.driver.is_some() =>
+            {
+                let default = DriverOptions::default();
+                let opts = request.driver.as_ref().unwrap_or(&default);
+                Cow::Owned(drivers::generate(schedule, opts)?)
+            }
+            (Some(Source::Plan), _) if doc.plan.is_none() && list.is_none() => {
+                let msg = format!("no plan to start from: this file holds {what}");
+                return Err(Error::whole(msg));
+            }
+            _ => Cow::Borrowed(self.loaded()?),
+        };
+        let plan = match request.strategy {
+            None => start.into_owned(),
+            Some(s) => strategies::replan(&start, s, &request.budget)?,
         };
         let (peak, lower_bound, proven_optimal) = bounds(&plan);
-        let name = strategy.map_or(AS_LOADED, Strategy::name).to_owned();
         let report = Report {
-            strategy_used: name.clone(),
-            strategy: name,
+            strategy: asked.into(),
+            strategy_used: asked.into(),
             peak: peak.to_string(),
             lower_bound: lower_bound.to_string(),
             proven_optimal,
-            elapsed_ms: t.elapsed_ms(),
+            elapsed_ms: timer.elapsed_ms(),
             iterations: 0,
             capacity,
         };
         Ok((plan, report))
     }
+}
 
-    fn loaded(&mut self) -> Result<&Plan> {
-        let plan = match self.loaded.take() {
-            Some(plan) => plan,
-            None => formats::resolve_plan(&self.doc).map_err(|e| e.in_file(&self.name))?,
-        };
-        Ok(self.loaded.insert(plan))
+/// A document that is only a buffer list: its buffers are placed one by one.
+fn free_list(doc: &Document) -> Option<&BufferList> {
+    match (&doc.plan, &doc.schedule, &doc.buffers) {
+        (None, None, Some(list)) => Some(list),
+        _ => None,
     }
+}
+
+fn has_offsets(list: &BufferList) -> bool {
+    list.buffers.iter().all(|b| b.offset.is_some())
+}
+
+/// A buffer list placed by the strategy asked for, or, as loaded without offsets,
+/// by the default placement (the report names which one ran).
+fn place(list: &BufferList, request: &Request, asked: &str) -> Result<(Plan, Report)> {
+    let placed = match request.strategy {
+        Some(s) => strategies::place(list, s, &request.budget)?,
+        None => strategies::place_default(list)?,
+    };
+    let report = Report {
+        strategy: asked.into(),
+        strategy_used: placed.strategy_used.name().into(),
+        peak: placed.peak.to_string(),
+        lower_bound: placed.lower_bound.to_string(),
+        proven_optimal: placed.proven_optimal,
+        elapsed_ms: placed.elapsed_ms,
+        iterations: placed.iterations,
+        capacity: list.capacity.map(|c| c.to_string()),
+    };
+    Ok((list.to_plan(&placed.offsets), report))
 }
 
 /// Peak, lower bound, and whether every component sits at its lower bound (which
@@ -141,35 +238,66 @@ fn bounds(plan: &Plan) -> (Bytes, Bytes, bool) {
     (s.peak, s.lower_bound, at_bound)
 }
 
-/// Milliseconds for the report; `std::time::Instant` panics in wasm32.
-struct Clock(f64);
-
-impl Clock {
-    fn start() -> Clock {
-        Clock(now())
+/// The plan a document stands for, as loaded: the plan as given; else its schedule
+/// planned the way Aidge 0.10.1 does by default; else its buffers, at their given
+/// offsets or, if they have none, placed by the default strategy.
+pub fn resolve(doc: &Document) -> Result<Plan> {
+    if let Some(plan) = &doc.plan {
+        return Ok(plan.clone());
     }
-    fn elapsed_ms(&self) -> u64 {
-        (now() - self.0).max(0.0) as u64
+    if let Some(schedule) = &doc.schedule {
+        return drivers::generate(schedule, &DriverOptions::default());
     }
+    if let Some(buffers) = &doc.buffers {
+        return Ok(plan_buffers(buffers));
+    }
+    Err(Error::whole(
+        "the document holds neither a plan, a schedule nor buffers",
+    ))
 }
 
-#[cfg(target_arch = "wasm32")]
-fn now() -> f64 {
-    js_sys::Date::now()
+/// A buffer list's plan: given offsets when every buffer has one, else placed by
+/// [`strategies::place_default`] (TFLite's greedy by size, or the sweep on lists too
+/// dense for it: fast and deterministic, so that opening a file never waits on a
+/// search).
+pub fn plan_buffers(list: &BufferList) -> Plan {
+    let offsets: Option<Vec<Bytes>> = list.buffers.iter().map(|b| b.offset).collect();
+    let offsets = offsets.unwrap_or_else(|| match strategies::place_default(list) {
+        Ok(placement) => placement.offsets,
+        // Placement only fails on lists the readers refuse; stacking the buffers is
+        // valid whatever the list.
+        Err(_) => stacked(list),
+    });
+    list.to_plan(&offsets)
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn now() -> f64 {
-    use std::time::{SystemTime, UNIX_EPOCH};
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+/// Every buffer above the previous one: valid for any list, never small.
+fn stacked(list: &BufferList) -> Vec<Bytes> {
+    let mut top: Bytes = 0;
+    list.buffers
+        .iter()
+        .map(|b| {
+            let at = top;
+            top = top.saturating_add(b.size);
+            at
+        })
+        .collect()
+}
+
+/// `doc` written as `export`; formats that need a plan get [`resolve`]'s.
+pub fn export(doc: &Document, export: Export) -> Result<String> {
+    formats::write(doc, export, resolve)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::check;
+    use crate::model::Buffer;
+
+    fn ask(choice: &str, millis: u64) -> Request {
+        Request::new(choice, Budget::millis(millis)).unwrap()
+    }
 
     /// MiniMalloc's example: the lower bound is 12; stacking by size order gives more.
     const CSV: &str = "id,lower,upper,size\na,0,3,4\nb,3,9,4\nc,0,9,4\nd,9,21,4\ne,0,21,4\n";
@@ -177,7 +305,7 @@ mod tests {
     #[test]
     fn buffer_lists_are_placed_freely_and_reach_the_bound() {
         let mut s = Session::open("x.csv", CSV.as_bytes()).unwrap();
-        let (plan, r) = s.plan("best", &Budget::millis(500)).unwrap();
+        let (plan, r) = s.plan(&ask("best", 500)).unwrap();
         assert!(check::check(&plan).is_valid());
         assert_eq!(r.peak, plan.peak().to_string());
         assert_eq!(r.lower_bound, "12");
@@ -189,7 +317,7 @@ mod tests {
     #[test]
     fn a_list_without_offsets_says_who_placed_it() {
         let mut s = Session::open("x.csv", CSV.as_bytes()).unwrap();
-        let (_, r) = s.plan(AS_LOADED, &Budget::millis(100)).unwrap();
+        let (_, r) = s.plan(&ask(AS_LOADED, 100)).unwrap();
         assert_eq!(r.strategy, AS_LOADED);
         // A small list: the default placement is the greedy pass, not the sweep.
         assert_eq!(r.strategy_used, Strategy::GreedyBySize.name());
@@ -199,11 +327,11 @@ mod tests {
     fn aidge_keeps_the_given_offsets() {
         let csv = "id,lower,upper,size,offset\na,0,2,4,0\nb,1,3,4,8\n";
         let mut s = Session::open("given.csv", csv.as_bytes()).unwrap();
-        let (plan, r) = s.plan(AS_LOADED, &Budget::millis(100)).unwrap();
+        let (plan, r) = s.plan(&ask(AS_LOADED, 100)).unwrap();
         assert_eq!(plan.spaces[1].offset, 8);
         assert_eq!((r.peak.as_str(), r.lower_bound.as_str()), ("12", "8"));
         assert!(!r.proven_optimal);
-        let (plan, r) = s.plan("greedy-size", &Budget::millis(100)).unwrap();
+        let (plan, r) = s.plan(&ask("greedy-size", 100)).unwrap();
         assert_eq!(plan.peak(), 8);
         assert!(r.proven_optimal, "{r:?}");
     }
@@ -216,8 +344,8 @@ mod tests {
         );
         let bytes = std::fs::read(path).unwrap();
         let mut s = Session::open("resnet18.json", &bytes).unwrap();
-        let (aidge, ra) = s.plan(AS_LOADED, &Budget::millis(100)).unwrap();
-        let (best, rb) = s.plan("best", &Budget::millis(1000)).unwrap();
+        let (aidge, ra) = s.plan(&ask(AS_LOADED, 100)).unwrap();
+        let (best, rb) = s.plan(&ask("best", 1000)).unwrap();
         assert!(check::check(&best).is_valid());
         assert_eq!(best.planes.len(), aidge.planes.len());
         for (a, b) in aidge.planes.iter().zip(&best.planes) {
@@ -232,14 +360,97 @@ mod tests {
     }
 
     #[test]
-    fn unknown_strategies_name_the_file_and_the_choices() {
-        let mut s = Session::open("x.csv", CSV.as_bytes()).unwrap();
-        let e = s.plan("fastest", &Budget::millis(10)).unwrap_err();
+    fn unknown_strategies_name_the_choices() {
+        let e = Request::new("fastest", Budget::millis(10)).unwrap_err();
         let text = e.to_string();
-        assert!(
-            text.starts_with("x.csv: unknown strategy `fastest`"),
-            "{text}"
-        );
+        assert!(text.starts_with("unknown strategy `fastest`"), "{text}");
         assert!(text.contains("or aidge"), "{text}");
+    }
+
+    /// An Aidge export holds Aidge's plan and the schedule it came from.
+    fn export_session(combo: &str) -> Session {
+        let path = format!(
+            "{}/tests/data/aidge/{combo}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        Session::open(&path, &std::fs::read(&path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_file_with_a_plan_and_a_schedule_starts_from_its_plan() {
+        // Auto-concat's plan differs from the default driver's on the same schedule.
+        let mut s = export_session("squeezenet1_1-autoconcat-None");
+        let given = s.document().plan.clone().unwrap();
+        let (plan, _) = s.plan(&ask(AS_LOADED, 10)).unwrap();
+        assert_eq!(plan, given);
+        let from_schedule = Request {
+            from: Some(Source::Schedule),
+            ..ask(AS_LOADED, 10)
+        };
+        let (planned, _) = s.plan(&from_schedule).unwrap();
+        assert_ne!(planned, given, "the default driver is not auto-concat");
+        let default = drivers::generate(
+            s.document().schedule.as_ref().unwrap(),
+            &DriverOptions::default(),
+        );
+        assert_eq!(planned, default.unwrap());
+        // And the plan as loaded is still the file's own.
+        assert_eq!(s.loaded().unwrap(), &given);
+    }
+
+    #[test]
+    fn driver_options_plan_the_schedule_and_contradict_a_plan() {
+        let mut s = export_session("squeezenet1_1-single-None");
+        let wrap = DriverOptions {
+            driver: drivers::Driver::Memory,
+            wrap_around: true,
+            ..DriverOptions::default()
+        };
+        let request = Request {
+            driver: Some(wrap.clone()),
+            ..ask(AS_LOADED, 10)
+        };
+        let (plan, _) = s.plan(&request).unwrap();
+        let schedule = s.document().schedule.clone().unwrap();
+        assert_eq!(plan, drivers::generate(&schedule, &wrap).unwrap());
+        let contradiction = Request {
+            from: Some(Source::Plan),
+            ..request
+        };
+        let e = s.plan(&contradiction).unwrap_err().to_string();
+        assert!(e.contains("driver options apply to schedules"), "{e}");
+    }
+
+    #[test]
+    fn a_file_without_a_schedule_says_so() {
+        let mut s = Session::open("x.csv", CSV.as_bytes()).unwrap();
+        let request = Request {
+            from: Some(Source::Schedule),
+            ..ask(AS_LOADED, 10)
+        };
+        let e = s.plan(&request).unwrap_err().to_string();
+        assert!(
+            e.starts_with("x.csv: no schedule to plan from: this file holds MiniMalloc CSV"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn buffers_without_offsets_are_placed_validly() {
+        let b = |id: &str, lower, upper, size| Buffer::new(id, lower, upper, size);
+        let list = BufferList {
+            buffers: vec![
+                b("a", 0, 3, 4),
+                b("b", 3, 9, 4),
+                b("c", 0, 9, 4),
+                b("d", 9, 21, 4),
+                b("e", 0, 21, 4),
+            ],
+            capacity: None,
+        };
+        let plan = plan_buffers(&list);
+        assert!(check::check(&plan).is_valid());
+        assert_eq!(plan.peak(), 12, "the lower bound of MiniMalloc's example");
+        assert!(check::check(&list.to_plan(&stacked(&list))).is_valid());
     }
 }

@@ -5,7 +5,7 @@
 //! message (file, place, what was expected) the CLI prints.
 
 use crate::formats::{self, Export};
-use crate::planning::Session;
+use crate::planning::{self, Request, Session};
 use crate::scene::svg::to_svg;
 use crate::scene::theme::Theme;
 use crate::scene::{Chart, Options, View};
@@ -24,9 +24,8 @@ fn value_error(e: Error) -> PyErr {
 #[pyfunction]
 fn plan(text: &str, name: &str, strategy: &str, budget_ms: u64) -> PyResult<(String, String)> {
     let mut session = Session::open(name, text.as_bytes()).map_err(value_error)?;
-    let (plan, report) = session
-        .plan(strategy, &Budget::millis(budget_ms))
-        .map_err(value_error)?;
+    let request = Request::new(strategy, Budget::millis(budget_ms)).map_err(value_error)?;
+    let (plan, report) = session.plan(&request).map_err(value_error)?;
     let doc = formats::Document::of_plan(plan);
     let report = serde_json::to_string(&report)
         .map_err(|e| PyValueError::new_err(format!("report: {e}")))?;
@@ -43,14 +42,14 @@ fn convert(text: &str, name: &str, format: &str) -> PyResult<String> {
         ))
     })?;
     let doc = formats::load(name, text.as_bytes()).map_err(value_error)?;
-    formats::export(&doc, export).map_err(|e| value_error(e.in_file(name)))
+    planning::export(&doc, export).map_err(|e| value_error(e.in_file(name)))
 }
 
 /// The problems `memplan check` reports for the plan `text` stands for (empty: valid).
 #[pyfunction]
 fn check(text: &str, name: &str) -> PyResult<Vec<String>> {
     let doc = formats::load(name, text.as_bytes()).map_err(value_error)?;
-    let plan = formats::resolve_plan(&doc).map_err(|e| value_error(e.in_file(name)))?;
+    let plan = planning::resolve(&doc).map_err(|e| value_error(e.in_file(name)))?;
     let report = crate::check::check(&plan);
     let mut lines: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
     if report.omitted > 0 {
@@ -64,7 +63,7 @@ fn check(text: &str, name: &str) -> PyResult<Vec<String>> {
 #[pyfunction]
 fn svg(text: &str, name: &str, names: bool, width: u32, height: u32) -> PyResult<String> {
     let doc = formats::load(name, text.as_bytes()).map_err(value_error)?;
-    let plan = formats::resolve_plan(&doc).map_err(|e| value_error(e.in_file(name)))?;
+    let plan = planning::resolve(&doc).map_err(|e| value_error(e.in_file(name)))?;
     let chart = Chart::new(plan);
     let view = View::fit(
         &chart,

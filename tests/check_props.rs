@@ -159,7 +159,7 @@ proptest! {
             .enumerate()
             .map(|(i, &(lower, len, size))| Buffer::new(i.to_string(), lower, lower + len, size))
             .collect();
-        let plan = formats::plan_buffers(&BufferList { buffers, capacity: None });
+        let plan = memplan::planning::plan_buffers(&BufferList { buffers, capacity: None });
         let report = check(&plan);
         prop_assert!(report.is_valid(), "{:?}", report.problems);
         let stats = memplan::stats::stats(&plan);
@@ -174,7 +174,7 @@ fn a_moved_space_in_a_real_plan_is_caught() {
         "/tests/data/bench/aidge/resnet18-single-None/planes.json"
     );
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut plan = formats::resolve_plan(&formats::load(path, &bytes).unwrap()).unwrap();
+    let mut plan = memplan::planning::resolve(&formats::load(path, &bytes).unwrap()).unwrap();
     assert!(check(&plan).is_valid());
     // Move the space of the maxpool output (live 2..=6) onto the conv1 space (live 0..=2).
     let (pool, conv) = (plan.planes[2].space, plan.planes[0].space);

@@ -152,9 +152,7 @@ fn driver_options_imply_the_schedule_and_contradict_from_plan() {
         .arg(out_path("never.json"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "--from schedule applies to schedules",
-        ));
+        .stderr(predicate::str::contains("no schedule to plan from"));
 }
 
 #[test]

@@ -50,7 +50,7 @@ fn every_real_log_imports_with_its_peak_checks_clean_and_round_trips() {
             },
             "{name}"
         );
-        let plan = formats::resolve_plan(&doc).unwrap();
+        let plan = memplan::planning::resolve(&doc).unwrap();
         assert_eq!(plan.peak(), *peak, "{name}: peak");
         let report = memplan::check::check(&plan);
         assert!(
@@ -73,7 +73,7 @@ fn every_real_planes_dump_checks_clean_and_matches_its_log() {
         let doc = load(&dir.join(&name).join("planes.json"));
         assert_eq!(doc.format, Format::AidgePlanes);
         assert!(doc.warnings.is_empty(), "{name}: {:?}", doc.warnings);
-        let exact = formats::resolve_plan(&doc).unwrap();
+        let exact = memplan::planning::resolve(&doc).unwrap();
         assert_eq!(exact.peak(), peak, "{name}");
         let report = memplan::check::check(&exact);
         assert!(
@@ -92,7 +92,7 @@ fn every_real_planes_dump_checks_clean_and_matches_its_log() {
         );
         // The log's rebuilt plan keeps every plane's bytes and lifetime.
         let rebuilt =
-            formats::resolve_plan(&load(&dir.join(&name).join("memory_info.txt"))).unwrap();
+            memplan::planning::resolve(&load(&dir.join(&name).join("memory_info.txt"))).unwrap();
         assert_eq!(rebuilt.planes.len(), exact.planes.len());
         // Rebuilt spaces may split a real one (a wrap-around space whose planes'
         // hulls do not meet), never merge two: a plane of a split space has fewer
@@ -153,7 +153,7 @@ fn mem_info_records_follow_the_python_dicts() {
         "squeezenet1_1-multi-None",
     ] {
         let path = dir.join(name).join("planes.json");
-        let plan = formats::resolve_plan(&load(&path)).unwrap();
+        let plan = memplan::planning::resolve(&load(&path)).unwrap();
         let ours: serde_json::Value =
             serde_json::from_str(&formats::mem_info::write(&plan, None)).unwrap();
         assert_eq!(ours["mem_size"], serde_json::json!([plan.peak()]));

@@ -105,7 +105,7 @@ proptest! {
 
     #[test]
     fn any_text_loads_or_fails_cleanly(text in "[{}\\[\\]\":,0-9a-zA-Z_ .()>+@\\n-]{0,200}") {
-        let _ = formats::load("f", text.as_bytes()).map(|d| formats::resolve_plan(&d).map(|p| memplan::check::check(&p)));
+        let _ = formats::load("f", text.as_bytes()).map(|d| memplan::planning::resolve(&d).map(|p| memplan::check::check(&p)));
     }
 
     #[test]
@@ -115,7 +115,7 @@ proptest! {
         prop_assert!(memplan::check::check(&plan).is_valid());
         let text = aidge_log::write(&plan, dialect);
         let doc = formats::load("memory_info.txt", text.as_bytes()).unwrap();
-        let back = formats::resolve_plan(&doc).unwrap();
+        let back = memplan::planning::resolve(&doc).unwrap();
         prop_assert_eq!(aidge_log::write(&back, dialect), text);
         let report = memplan::check::check(&back);
         prop_assert!(report.is_valid(), "{:?}", report.problems);

@@ -33,11 +33,11 @@ fn log_dialects_round_trip() {
     for (name, dialect, peaks) in cases {
         let (text, doc) = sample(name);
         assert_eq!(doc.format, Format::AidgeLog(dialect), "{name}");
-        let plan = formats::resolve_plan(&doc).unwrap();
+        let plan = memplan::planning::resolve(&doc).unwrap();
         assert_eq!(plan.peaks(), peaks, "{name}");
         assert!(memplan::check::check(&plan).is_valid(), "{name}");
         assert_eq!(
-            formats::export(&doc, formats::Export::AidgeLog(None)).unwrap(),
+            memplan::planning::export(&doc, formats::Export::AidgeLog(None)).unwrap(),
             text,
             "{name}"
         );

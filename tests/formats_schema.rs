@@ -90,7 +90,7 @@ fn written_plans_and_buffer_lists_match_the_schema() {
     let csv = "id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\n";
     let doc = memplan::formats::load("x.csv", csv.as_bytes()).unwrap();
     assert_eq!(errors(&doc), Vec::<String>::new());
-    let plan = memplan::formats::resolve_plan(&doc).unwrap();
+    let plan = memplan::planning::resolve(&doc).unwrap();
     let doc = memplan::formats::Document {
         plan: Some(plan),
         ..doc

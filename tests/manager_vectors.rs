@@ -4,9 +4,9 @@
 //! expected values against the real aidge_core 0.10.1 wheel, so every number
 //! here is one the wheel produces.
 
-use memplan::manager::replay::{replay, replay_json};
 use memplan::manager::{cvt_size_t, Layout, MemoryManager, Strategy};
 use memplan::model::Step;
+use memplan::tools::replay::{replay, replay_json};
 use serde_json::Value;
 
 fn vectors() -> Vec<Value> {

@@ -45,7 +45,7 @@ fn read_seeds() -> Vec<(String, Vec<u8>)> {
     // wire decoder (plan, stats, findings).
     let (_, json) = &out[out.len() - 1];
     let doc = formats::load("plan.json", json).unwrap();
-    let mut plan = formats::resolve_plan(&doc).unwrap();
+    let mut plan = memplan::planning::resolve(&doc).unwrap();
     plan.planes[0].cont_size += 1;
     let report = memplan::check::check(&plan);
     assert!(!report.is_valid());

@@ -15,7 +15,7 @@ fn load(case: &str) -> Plan {
     let path = format!("{BENCH}/{case}/memory_info.txt");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let doc = formats::load("memory_info.txt", &bytes).expect("bench log loads");
-    formats::resolve_plan(&doc).expect("plan")
+    memplan::planning::resolve(&doc).expect("plan")
 }
 
 /// Aidge's own peak for a bench case, from golden.log (written by the real wheel).
@@ -282,7 +282,7 @@ fn synthetic(n: usize) -> Plan {
             offset: Some((i % 32) as u64 * 4096),
         })
         .collect();
-    formats::plan_buffers(&BufferList {
+    memplan::planning::plan_buffers(&BufferList {
         buffers,
         capacity: None,
     })
@@ -476,7 +476,7 @@ fn parts_ending_past_2_64_do_not_crush_the_plan() {
         "/tests/data/formats/inception-autoconcat.memory_info.txt"
     );
     let bytes = std::fs::read(path).unwrap();
-    let plan = formats::resolve_plan(&formats::load(path, &bytes).unwrap()).unwrap();
+    let plan = memplan::planning::resolve(&formats::load(path, &bytes).unwrap()).unwrap();
     let chart = Chart::new(plan.clone());
     assert_eq!(chart.lanes[0].peak, 4224);
     assert_eq!(chart.lanes[0].extent, 2 * 4224);

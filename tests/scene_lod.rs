@@ -3,7 +3,6 @@
 //! while the user only hovers or pans a little, and hover/selection still outline the
 //! right plane when a big plan is zoomed out.
 
-use memplan::formats;
 use memplan::model::{Buffer, BufferList, Plan};
 use memplan::scene::lod::Occupancy;
 use memplan::scene::{
@@ -37,7 +36,7 @@ fn synthetic(n: usize) -> Plan {
             }
         })
         .collect();
-    formats::plan_buffers(&BufferList {
+    memplan::planning::plan_buffers(&BufferList {
         buffers,
         capacity: None,
     })

@@ -1,5 +1,5 @@
 //! `memplan-replay FILE`: runs every operation sequence of FILE (one JSON array
-//! per line, the language of `memplan::manager::replay`) through the manager and
+//! per line, the language of `memplan::tools::replay`) through the manager and
 //! prints one JSON state per line, in order. A malformed line prints
 //! `{"input_error": "..."}` so the batch keeps its alignment. Used by the parity
 //! test against the aidge_core wheel (tests/parity/manager_diff.py).
@@ -26,7 +26,7 @@ fn main() -> ExitCode {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let state = memplan::manager::replay::replay_json(line).unwrap_or_else(|e| {
+        let state = memplan::tools::replay::replay_json(line).unwrap_or_else(|e| {
             let e = e.in_file(format!("{path}:{}", i + 1));
             serde_json::json!({ "input_error": e.to_string() }).to_string()
         });

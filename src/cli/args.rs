@@ -26,8 +26,6 @@ pub enum Command {
     Check(CheckArgs),
     /// Convert between formats (chosen by the output's extension or --format).
     Convert(ConvertArgs),
-    /// Every placement strategy on MiniMalloc CSV sets: a Markdown table.
-    Bench(BenchArgs),
     /// Draw the chart to an SVG or PNG file (the page's drawing, for documentation).
     Render(RenderArgs),
 }
@@ -61,16 +59,6 @@ pub struct RenderArgs {
     /// extent (the page's link fragment uses the same numbers) [default: whole plan].
     #[arg(long)]
     pub view: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct BenchArgs {
-    /// CSV files or directories of them.
-    #[arg(required = true)]
-    pub paths: Vec<PathBuf>,
-    /// Time budget per strategy and set, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
-    pub millis: u64,
 }
 
 #[derive(Debug, Args)]

@@ -1,15 +1,14 @@
 //! One function per subcommand. Each returns the exit status or an [`Error`] that
 //! `cli::main` prints as `memplan: FILE: place: message`.
 
-use super::args::{
-    BenchArgs, CheckArgs, Command, ConvertArgs, DriverName, PlanArgs, Source, StatsArgs,
-};
+use super::args::{CheckArgs, Command, ConvertArgs, DriverName, PlanArgs, Source, StatsArgs};
 use super::{components, INVALID, OK};
-use crate::drivers::{self, Driver, DriverOptions};
+use crate::drivers::{Driver, DriverOptions};
 use crate::formats::{self, Document, Export};
 use crate::manager::Strategy as OptimizeStrategy;
 use crate::model::Plan;
-use crate::strategies::{self, Budget, Strategy};
+use crate::planning::{self, Request, Session};
+use crate::strategies::Budget;
 use crate::{Error, Result};
 use std::io::Write;
 use std::path::Path;
@@ -20,7 +19,6 @@ pub fn run(command: Command) -> Result<u8> {
         Command::Plan(a) => plan(a),
         Command::Check(a) => check(a),
         Command::Convert(a) => convert(a),
-        Command::Bench(a) => bench(a),
         Command::Render(a) => super::render::render(a),
     }
 }
@@ -42,7 +40,7 @@ pub(super) fn read(path: &Path) -> Result<Document> {
 }
 
 pub(super) fn resolve(path: &Path, doc: &Document) -> Result<Plan> {
-    formats::resolve_plan(doc).map_err(|e| {
+    planning::resolve(doc).map_err(|e| {
         if e.file.is_some() {
             e
         } else {
@@ -149,7 +147,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
         })?,
     };
     let doc = read(&a.file)?;
-    let text = formats::export(&doc, export).map_err(|e| {
+    let text = planning::export(&doc, export).map_err(|e| {
         if e.file.is_some() {
             e
         } else {
@@ -166,19 +164,6 @@ fn plan(a: PlanArgs) -> Result<u8> {
         return Err(Error::whole("--alignment must be at least 1"));
     }
     let doc = read(&a.file)?;
-    let strategy = match a.strategy.as_str() {
-        "aidge" => None,
-        s => Some(
-            s.parse::<Strategy>()
-                .map_err(|e| Error::whole(format!("{}, or aidge", e.message)))?,
-        ),
-    };
-    // Only a strategy plans for a while; `aidge` keeps or generates Aidge's plan.
-    let line = strategy.map(|_| super::progress::Line::start(a.budget));
-    let budget = Budget {
-        progress: line.as_ref().map(super::progress::Line::report),
-        ..Budget::millis(a.budget)
-    };
     let driver_flag = [
         (a.driver.is_some(), "--driver"),
         (a.optimize.is_some(), "--optimize"),
@@ -190,81 +175,59 @@ fn plan(a: PlanArgs) -> Result<u8> {
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag));
-    let source = match (a.from, driver_flag) {
-        (Some(Source::Plan), Some(flag)) => {
-            let msg = format!("{flag} applies to schedules, not to --from plan");
-            return Err(Error::whole(msg));
-        }
-        (Some(source), _) => source,
-        (None, Some(_)) => Source::Schedule,
-        // As the page and `stats` read the file: its plan first.
-        (None, None) if doc.plan.is_none() && doc.schedule.is_some() => Source::Schedule,
-        (None, None) => Source::Plan,
+    if let (Some(Source::Plan), Some(flag)) = (a.from, driver_flag) {
+        let msg = format!("{flag} applies to schedules, not to --from plan");
+        return Err(Error::whole(msg));
+    }
+    let driver = match driver_flag {
+        None => None,
+        Some(_) => Some(driver_options(&a, &doc)?),
     };
-    let plan = match source {
-        Source::Schedule => {
-            let Some(schedule) = &doc.schedule else {
-                let what = driver_flag.unwrap_or("--from schedule");
-                let msg = format!(
-                    "{what} applies to schedules; this file holds {}",
-                    doc.format
-                );
-                return Err(Error::whole(msg).in_file(name));
-            };
-            let opts = DriverOptions {
-                driver: match a.driver.unwrap_or(DriverName::MultipleMems) {
-                    DriverName::MultipleMems => Driver::MultipleMems,
-                    DriverName::Memory => Driver::Memory,
-                    DriverName::AutoConcat => Driver::AutoConcat,
-                },
-                inc_producers: a.inc_producers,
-                wrap_around: a.wrap,
-                optimize: a
-                    .optimize
-                    .and_then(|o| OptimizeStrategy::parse(&format!("{o:?}"))),
-                alignment: a.alignment.unwrap_or(1),
-                components: components::resolve(&a.capacities, &a.priorities, doc.plan.as_ref())?,
-            };
-            let flags = !(a.capacities.is_empty() && a.priorities.is_empty());
-            if flags && opts.driver != Driver::MultipleMems {
-                let msg = "--capacities and --priorities apply to the multiple-mems driver";
-                return Err(Error::whole(msg));
-            }
-            let plan = drivers::generate(schedule, &opts).map_err(|e| e.in_file(&name))?;
-            match strategy {
-                None => plan,
-                Some(s) => strategies::replan(&plan, s, &budget).map_err(|e| e.in_file(&name))?,
-            }
-        }
-        Source::Plan => match (&doc.plan, &doc.buffers, strategy) {
-            (Some(plan), _, None) => plan.clone(),
-            (Some(plan), _, Some(s)) => {
-                strategies::replan(plan, s, &budget).map_err(|e| e.in_file(&name))?
-            }
-            (None, Some(buffers), None) => formats::plan_buffers(buffers),
-            (None, Some(buffers), Some(s)) => {
-                let placed =
-                    strategies::place(buffers, s, &budget).map_err(|e| e.in_file(&name))?;
-                buffers.to_plan(&placed.offsets)
-            }
-            (None, None, _) => {
-                let msg = format!("--from plan: this file holds no plan ({})", doc.format);
-                return Err(Error::whole(msg).in_file(name));
-            }
-        },
-    };
+    let mut request = Request::new(&a.strategy, Budget::millis(a.budget))?;
+    // Only a strategy plans for a while; `aidge` keeps or generates Aidge's plan.
+    let line = request
+        .strategy
+        .map(|_| super::progress::Line::start(a.budget));
+    request.budget.progress = line.as_ref().map(super::progress::Line::report);
+    request.from = a.from.map(|f| match f {
+        Source::Plan => planning::Source::Plan,
+        Source::Schedule => planning::Source::Schedule,
+    });
+    request.driver = driver;
+    let mut session = Session::of(&name, doc);
+    let (plan, _) = session.plan(&request)?;
     drop(line);
     // The schedule stays with its plan: `convert --format mem-info|export-cpp` needs
     // it for complete records, and the page for names and shapes.
     let out = Document {
-        schedule: doc.schedule,
+        schedule: session.document().schedule.clone(),
         ..Document::of_plan(plan)
     };
     write_out(&a.output, &formats::memplan_json::write(&out))?;
     Ok(OK)
 }
 
-fn bench(a: BenchArgs) -> Result<u8> {
-    print!("{}", strategies::bench(&a.paths, &Budget::millis(a.millis)));
-    Ok(OK)
+/// The driver flags of `memplan plan` as Aidge's driver options (memory components
+/// default to the ones the document's plan records).
+fn driver_options(a: &PlanArgs, doc: &Document) -> Result<DriverOptions> {
+    let opts = DriverOptions {
+        driver: match a.driver.unwrap_or(DriverName::MultipleMems) {
+            DriverName::MultipleMems => Driver::MultipleMems,
+            DriverName::Memory => Driver::Memory,
+            DriverName::AutoConcat => Driver::AutoConcat,
+        },
+        inc_producers: a.inc_producers,
+        wrap_around: a.wrap,
+        optimize: a
+            .optimize
+            .and_then(|o| OptimizeStrategy::parse(&format!("{o:?}"))),
+        alignment: a.alignment.unwrap_or(1),
+        components: components::resolve(&a.capacities, &a.priorities, doc.plan.as_ref())?,
+    };
+    let flags = !(a.capacities.is_empty() && a.priorities.is_empty());
+    if flags && opts.driver != Driver::MultipleMems {
+        let msg = "--capacities and --priorities apply to the multiple-mems driver";
+        return Err(Error::whole(msg));
+    }
+    Ok(opts)
 }

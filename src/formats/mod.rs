@@ -1,6 +1,7 @@
 //! File formats: one module per format, plus the single entry point [`load`] that the
-//! CLI and the viewer share (it sniffs the format from the name and the content) and
-//! [`resolve_plan`], which turns whatever a document holds into a [`Plan`].
+//! CLI and the viewer share (it sniffs the format from the name and the content), and
+//! [`write`], its way back. What plan a document stands for is `crate::planning`'s
+//! to say (`planning::resolve`): formats only turn bytes into the model and back.
 //!
 //! Readers never panic on input: every problem becomes an [`Error`] naming the file
 //! and the place (line and column for text, a JSON path for JSON).
@@ -14,7 +15,7 @@ pub mod mem_info;
 pub mod memplan_json;
 pub mod wire;
 
-use crate::model::{BufferList, Bytes, Plan};
+use crate::model::{BufferList, Plan};
 use crate::{Error, Result};
 use std::fmt;
 
@@ -167,52 +168,6 @@ fn line_col(before: &[u8]) -> (usize, usize) {
     (line, last.chars().count() + 1)
 }
 
-/// The plan a document stands for: the plan as given; else its schedule planned the
-/// way Aidge 0.10.1 does by default; else its buffers, at their given offsets or, if
-/// they have none, placed by the default strategy.
-pub fn resolve_plan(doc: &Document) -> Result<Plan> {
-    if let Some(plan) = &doc.plan {
-        return Ok(plan.clone());
-    }
-    if let Some(schedule) = &doc.schedule {
-        return crate::drivers::generate(schedule, &crate::drivers::DriverOptions::default());
-    }
-    if let Some(buffers) = &doc.buffers {
-        return Ok(plan_buffers(buffers));
-    }
-    Err(Error::whole(
-        "the document holds neither a plan, a schedule nor buffers",
-    ))
-}
-
-/// A buffer list's plan: given offsets when every buffer has one, else placed by
-/// [`crate::strategies::place_default`] (TFLite's greedy by size, or the sweep on
-/// lists too dense for it: fast and deterministic, so that opening a file never
-/// waits on a search).
-pub fn plan_buffers(list: &BufferList) -> Plan {
-    let offsets: Option<Vec<Bytes>> = list.buffers.iter().map(|b| b.offset).collect();
-    let offsets = offsets.unwrap_or_else(|| match crate::strategies::place_default(list) {
-        Ok(placement) => placement.offsets,
-        // Placement only fails on lists the readers refuse; stacking the buffers is
-        // valid whatever the list.
-        Err(_) => stacked(list),
-    });
-    list.to_plan(&offsets)
-}
-
-/// Every buffer above the previous one: valid for any list, never small.
-fn stacked(list: &BufferList) -> Vec<Bytes> {
-    let mut top: Bytes = 0;
-    list.buffers
-        .iter()
-        .map(|b| {
-            let at = top;
-            top = top.saturating_add(b.size);
-            at
-        })
-        .collect()
-}
-
 /// A format a document can be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Export {
@@ -278,50 +233,35 @@ impl Export {
     }
 }
 
-/// Writes a document in a format; formats that need a plan resolve one.
-pub fn export(doc: &Document, export: Export) -> Result<String> {
+/// Writes a document in a format; formats that need a plan get `plan(doc)` (the
+/// caller's resolution, `planning::resolve`), which is not called for the others.
+pub fn write(
+    doc: &Document,
+    export: Export,
+    plan: impl FnOnce(&Document) -> Result<Plan>,
+) -> Result<String> {
     Ok(match export {
         Export::Memplan => memplan_json::write(doc),
         Export::Csv => match (&doc.plan, &doc.buffers) {
             (None, Some(buffers)) => csv::write(buffers),
-            _ => csv::write(&csv::from_plan(&resolve_plan(doc)?)),
+            _ => csv::write(&csv::from_plan(&plan(doc)?)),
         },
         Export::AidgeLog(dialect) => {
             let dialect = dialect.unwrap_or(match doc.format {
                 Format::AidgeLog(d) => d,
                 _ => LogDialect::default(),
             });
-            aidge_log::write(&resolve_plan(doc)?, dialect)
+            aidge_log::write(&plan(doc)?, dialect)
         }
-        Export::Header => header::write(&resolve_plan(doc)?),
-        Export::MemInfo => mem_info::write(&resolve_plan(doc)?, doc.schedule.as_ref()),
-        Export::ExportCpp => export_cpp::write(&resolve_plan(doc)?, doc.schedule.as_ref()),
+        Export::Header => header::write(&plan(doc)?),
+        Export::MemInfo => mem_info::write(&plan(doc)?, doc.schedule.as_ref()),
+        Export::ExportCpp => export_cpp::write(&plan(doc)?, doc.schedule.as_ref()),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Buffer;
-
-    #[test]
-    fn buffers_without_offsets_are_placed_validly() {
-        let b = |id: &str, lower, upper, size| Buffer::new(id, lower, upper, size);
-        let list = BufferList {
-            buffers: vec![
-                b("a", 0, 3, 4),
-                b("b", 3, 9, 4),
-                b("c", 0, 9, 4),
-                b("d", 9, 21, 4),
-                b("e", 0, 21, 4),
-            ],
-            capacity: None,
-        };
-        let plan = plan_buffers(&list);
-        assert!(crate::check::check(&plan).is_valid());
-        assert_eq!(plan.peak(), 12, "the lower bound of MiniMalloc's example");
-        assert!(crate::check::check(&list.to_plan(&stacked(&list))).is_valid());
-    }
 
     #[test]
     fn garbage_is_refused_with_the_file_name() {

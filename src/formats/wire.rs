@@ -723,8 +723,19 @@ mod tests {
 
     #[test]
     fn is_much_smaller_than_json() {
-        let list = crate::strategies::synthetic(10_000, 1);
-        let plan = crate::formats::plan_buffers(&list);
+        // 10,000 buffers of 1–8-step lifetimes and sizes from 64 B to 1 MiB.
+        let buffers = (0..10_000u64)
+            .map(|i| {
+                let lower = (i * 7 % 5000) as u32;
+                let size = 64 << (i * 13 % 15);
+                crate::model::Buffer::new(i.to_string(), lower, lower + 1 + (i % 8) as u32, size)
+            })
+            .collect();
+        let list = crate::model::BufferList {
+            buffers,
+            capacity: None,
+        };
+        let plan = crate::planning::plan_buffers(&list);
         let wire = wire(&handoff(plan.clone())).len();
         let json = serde_json::to_string(&plan).unwrap().len();
         assert!(wire * 5 < json, "wire {wire} B, JSON {json} B");

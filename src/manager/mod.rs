@@ -27,7 +27,6 @@ mod components;
 mod export;
 mod ops;
 mod optimize;
-pub mod replay;
 mod space;
 mod stack;
 

@@ -16,25 +16,20 @@
 //! Every result is a valid placement; `proven_optimal` says when its peak is known to
 //! be the smallest (it equals the lower bound, or the search proved nothing lower fits).
 
-mod bench;
 mod bound;
-mod clock;
 mod greedy;
 mod replan;
-mod rng;
+pub(crate) mod rng;
 mod search;
 mod sweep;
-#[cfg(target_arch = "wasm32")]
-mod wasm;
 
-pub use bench::{bench, bench_lists, bench_passes, bench_table, read_sets, synthetic};
 pub use greedy::{Fit, Order, Pass};
 pub use replan::replan;
 
 use crate::model::{BufferList, Bytes};
+use crate::timer::Timer;
 use crate::{Error, Result};
 use bound::Item;
-use clock::Timer;
 use search::{Limits, Outcome};
 use std::fmt;
 use std::rc::Rc;
@@ -232,7 +227,7 @@ pub fn place_pass(list: &BufferList, pass: Pass) -> Result<Placement> {
     Ok(finish(&items, offsets, Strategy::Best, &timer))
 }
 
-/// The placement of a list opened without offsets (what [`crate::formats::plan_buffers`]
+/// The placement of a list opened without offsets (what [`crate::planning::plan_buffers`]
 /// uses): [`Strategy::GreedyBySize`] when a greedy pass is affordable, else
 /// [`Strategy::Sweep`]. No search and no budget, so opening a file never waits on
 /// one, and the same list always gets the same offsets.

@@ -27,9 +27,9 @@
 //! limit.
 
 use super::bound::Item;
-use super::clock::Timer;
 use super::Budget;
 use crate::model::Bytes;
+use crate::timer::Timer;
 use std::sync::atomic::Ordering;
 
 /// What a feasibility search concluded.

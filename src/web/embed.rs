@@ -1,13 +1,13 @@
 //! What embedding, sharing, exporting and the keyboard need from the [`Viewer`]: the
 //! view as four numbers (for links), a theme, the SVG of the view (the scene's
 //! `SvgPainter`, the very code `memplan render` runs), the text exports of
-//! `formats::export`, keyboard moves between planes (`scene::nav`), and [`Picture`]:
+//! `planning::export`, keyboard moves between planes (`scene::nav`), and [`Picture`]:
 //! a frame recorded once at any size and replayed tile by tile onto a small canvas,
 //! so the page can write a PNG wider than any canvas may be.
 
 use super::canvas::CanvasPainter;
 use super::{to_js, Viewer};
-use crate::formats::{self, Document, Export, Format};
+use crate::formats::{Document, Export, Format};
 use crate::planning;
 use crate::scene::nav::{self, Dir};
 use crate::scene::svg::to_svg;
@@ -164,8 +164,9 @@ impl Viewer {
         } else {
             strategy
         };
+        let request = planning::Request::new(choice, Budget::millis(300)).map_err(err)?;
         let (plan, _) = planning::Session::open(name, bytes)
-            .and_then(|mut session| session.plan(choice, &Budget::millis(300)))
+            .and_then(|mut session| session.plan(&request))
             .map_err(err)?;
         Ok(self.show(name, scene::Chart::new(plan), false))
     }
@@ -273,7 +274,7 @@ impl Viewer {
             buffers: None,
             warnings: Vec::new(),
         };
-        formats::export(&doc, export)
+        planning::export(&doc, export)
             .map_err(|e| JsValue::from_str(&e.in_file(&f.name).to_string()))
     }
 

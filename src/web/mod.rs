@@ -12,8 +12,8 @@ mod embed;
 mod handoff;
 mod worker;
 
-use crate::formats;
 use crate::scene::{self, info, Chart, Frame, Options, View};
+use crate::{formats, planning};
 use canvas::CanvasPainter;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -103,7 +103,7 @@ impl Viewer {
     /// index in the list.
     pub fn open(&mut self, name: &str, bytes: &[u8]) -> Result<usize, JsValue> {
         let plan = formats::load(name, bytes)
-            .and_then(|doc| formats::resolve_plan(&doc).map_err(|e| e.in_file(name)))
+            .and_then(|doc| planning::resolve(&doc).map_err(|e| e.in_file(name)))
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
         Ok(self.show(name, Chart::new(plan), false))
     }

@@ -6,7 +6,7 @@
 
 use super::to_js;
 use crate::formats::wire;
-use crate::planning::{Report, Session};
+use crate::planning::{Report, Request, Session};
 use crate::strategies::{Budget, Progress};
 use crate::{check, stats};
 use serde::Serialize;
@@ -69,10 +69,9 @@ impl Planner {
                 let _ = f.call1(&JsValue::NULL, &to_js(&step));
             }));
         }
-        let (plan, report) = self
-            .session
-            .plan(strategy, &budget)
-            .map_err(|e| JsValue::from_str(&e.to_string()))?;
+        let err = |e: crate::Error| JsValue::from_str(&e.to_string());
+        let request = Request::new(strategy, budget).map_err(err)?;
+        let (plan, report) = self.session.plan(&request).map_err(err)?;
         self.report = Some(report);
         Ok(wire::encode(
             &plan,

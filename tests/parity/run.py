@@ -2,7 +2,7 @@
 
 Convention: a check is a file `tests/parity/<name>_diff.py` (one per area:
 `manager_diff.py`, `models_diff.py`, ...). The runner first builds the release
-binaries (`cargo build --release --bins`), then runs each check in its own
+binaries (`cargo build --release --bins --features tools`), then runs each check in its own
 process as `<python> tests/parity/<name>_diff.py` from the repository root,
 with this runner's interpreter (the .venv that has aidge_core). A check passes
 when it exits 0; it prints its own details. The runner ends with the line
@@ -26,8 +26,10 @@ def main(argv):
     checks = sorted(HERE.glob("*_diff.py"))
     if wanted:
         checks = [c for c in checks if c.name[: -len("_diff.py")] in wanted]
-    print("building release binaries (cargo build --release --bins)", flush=True)
-    build = subprocess.run(["cargo", "build", "--release", "--bins", "-q"], cwd=ROOT)
+    print("building release binaries (cargo build --release --bins --features tools)", flush=True)
+    build = subprocess.run(
+        ["cargo", "build", "--release", "--bins", "--features", "tools", "-q"], cwd=ROOT
+    )
     if build.returncode != 0:
         print("cargo build failed")
         print(f"0 passed, {max(len(checks), 1)} failed")

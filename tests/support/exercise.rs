@@ -36,7 +36,7 @@ pub fn exercise(name: &str, bytes: &[u8]) {
         Export::Header,
         Export::MemInfo,
     ] {
-        let _ = formats::export(&doc, export);
+        let _ = memplan::planning::export(&doc, export);
     }
     if let Some(schedule) = &doc.schedule {
         // Small schedules only: the drivers are exact, not fast, on huge inputs.
@@ -70,7 +70,7 @@ pub fn exercise(name: &str, bytes: &[u8]) {
             }
         }
     }
-    let Ok(plan) = formats::resolve_plan(&doc) else {
+    let Ok(plan) = memplan::planning::resolve(&doc) else {
         return;
     };
     let report = memplan::check::check(&plan);

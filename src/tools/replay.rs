@@ -31,7 +31,7 @@
 //! `{space,offset,size,stride,length,count,allocated,component,limit,cont_offset,
 //! cont_size,wrap_offset,wrap_size,final_offset}`.
 
-use super::{Layout, MemoryManager, MemoryPlane, NodeId, SpaceId, Strategy};
+use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId, SpaceId, Strategy};
 use crate::{Error, Result};
 use serde_json::{json, Map, Value};
 

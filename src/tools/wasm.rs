@@ -1,7 +1,9 @@
-//! The benchmark in wasm, for `scripts/bench-wasm.mjs` (node) and the page's worker.
+//! The benchmark in wasm, for `scripts/bench-wasm.mjs` (node): built with
+//! `--features tools`, never in the page's module.
 
-use super::{bench_lists, synthetic, Budget};
+use super::bench::{bench_lists, synthetic};
 use crate::formats::csv::{self, CsvOptions};
+use crate::strategies::Budget;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// The strategies table for one CSV file's text (`name` decides the CSV options:

@@ -1,9 +1,9 @@
 //! The benchmark: every strategy on every data set, as a Markdown table (peak, peak /
 //! lower bound, time), each placement checked by [`crate::check::check`].
 
-use super::{place, place_pass, Budget, Pass, Placement, Strategy};
 use crate::formats::csv::{self, CsvOptions};
 use crate::model::{Buffer, BufferList};
+use crate::strategies::{place, place_pass, rng, Budget, Pass, Placement, Strategy};
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -185,7 +185,7 @@ fn thousands(v: u64) -> String {
 /// short lifetimes (1–8 steps, now and then a long skip connection) over `n / 2`
 /// steps, sizes from 64 bytes to 1 MiB. Same `n` and `seed`, same list.
 pub fn synthetic(n: usize, seed: u64) -> BufferList {
-    let mut next = super::rng::splitmix64(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut next = rng::splitmix64(seed ^ 0x9e37_79b9_7f4a_7c15);
     let steps = (n as u64 / 2).max(1);
     let buffers = (0..n)
         .map(|i| {

@@ -1,9 +1,10 @@
-//! Wall-clock time for budgets. `std::time::Instant` panics in wasm32, so the page's
-//! build reads `Date.now()` instead; results stay reproducible because the searches
-//! also stop at a deterministic node limit (see [`super::Budget::max_nodes`]).
+//! Wall-clock time for budgets and reports: the one module of the core that reads the
+//! browser's clock. `std::time::Instant` panics in wasm32, so the page's build reads
+//! `Date.now()` instead; results stay reproducible because the searches also stop at a
+//! deterministic node limit (see [`crate::strategies::Budget::max_nodes`]).
 
 /// Milliseconds since the timer started.
-pub(crate) struct Timer {
+pub struct Timer {
     #[cfg(not(target_arch = "wasm32"))]
     start: std::time::Instant,
     #[cfg(target_arch = "wasm32")]
@@ -11,7 +12,7 @@ pub(crate) struct Timer {
 }
 
 impl Timer {
-    pub(crate) fn start() -> Self {
+    pub fn start() -> Self {
         Timer {
             #[cfg(not(target_arch = "wasm32"))]
             start: std::time::Instant::now(),
@@ -21,7 +22,7 @@ impl Timer {
     }
 
     /// Elapsed time in milliseconds, as a float for sub-millisecond bench figures.
-    pub(crate) fn elapsed(&self) -> f64 {
+    pub fn elapsed(&self) -> f64 {
         #[cfg(not(target_arch = "wasm32"))]
         {
             self.start.elapsed().as_secs_f64() * 1000.0
@@ -32,7 +33,7 @@ impl Timer {
         }
     }
 
-    pub(crate) fn elapsed_ms(&self) -> u64 {
+    pub fn elapsed_ms(&self) -> u64 {
         self.elapsed() as u64
     }
 }

@@ -1,0 +1,310 @@
+//! docs/ARCHITECTURE.md's code map is the truth: its dependency table is parsed and
+//! every `crate::` edge between the top-level modules of `src/` must be one the table
+//! allows; neither the table nor the code has a cycle; and the core (every module but
+//! the shells) never touches the DOM, the file system or stdout.
+//!
+//! Edges are read from the code as text: `crate::module` paths and `use crate::{…}`
+//! groups (names the crate root re-exports, such as `crate::Error`, count as their
+//! module's), outside comments and `#[cfg(test)]` modules (a unit test may check its
+//! result with anything).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// The modules that talk to the outside world (ARCHITECTURE's "thin shells") and the
+/// module that may read the browser's clock.
+const SHELLS: &[&str] = &["cli", "web", "python", "tools"];
+const CLOCK: &str = "timer";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `| \`module\` | holds | depends on |` rows of the code map: each module and the
+/// modules its last cell names in backquotes (`—` for none).
+fn table() -> Graph {
+    let text = std::fs::read_to_string(root().join("docs/ARCHITECTURE.md")).unwrap();
+    let start = text
+        .find("## Code map")
+        .expect("ARCHITECTURE.md has a code map");
+    let mut graph = Graph::new();
+    for line in text[start..].lines().skip(1) {
+        if line.starts_with("## ") {
+            break;
+        }
+        if !line.starts_with('|') {
+            continue;
+        }
+        let cells: Vec<&str> = line.trim().trim_matches('|').split('|').collect();
+        let Some(module) = cells.first().and_then(|c| quoted(c).into_iter().next()) else {
+            continue;
+        };
+        let deps = quoted(cells.last().unwrap()).into_iter().collect();
+        graph.insert(module, deps);
+    }
+    assert!(graph.len() > 5, "the code map's table was not found");
+    graph
+}
+
+/// The words between backquotes in `cell`.
+fn quoted(cell: &str) -> Vec<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a file of `src/` belongs to (`None`: the crate root and the
+/// binaries, which use the crate as a library).
+fn module_of(path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root().join("src")).unwrap();
+    let first = rel.components().next()?.as_os_str().to_str()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    (name != "lib" && name != "bin").then(|| name.to_owned())
+}
+
+/// The code of a file without comments and without `#[cfg(test)]` modules.
+fn code(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("//") {
+            continue;
+        }
+        if trimmed.starts_with("#[cfg(test)]") {
+            // Skip the item that follows: up to its closing brace.
+            let mut depth = 0i64;
+            let mut opened = false;
+            for next in lines.by_ref() {
+                depth += next.matches('{').count() as i64 - next.matches('}').count() as i64;
+                opened |= next.contains('{');
+                if (opened && depth <= 0) || (!opened && next.trim_end().ends_with(';')) {
+                    break;
+                }
+            }
+            continue;
+        }
+        let line = line.split(" //").next().unwrap_or(line);
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The first path segments after `crate::` in `code`, groups (`crate::{a, b::c}`)
+/// included.
+fn crate_paths(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for (at, _) in code.match_indices("crate::") {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue; // `memplan_crate::` or the like
+        }
+        let rest = &code[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let end = group
+                .find(|c| {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => return true,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    false
+                })
+                .unwrap_or(group.len());
+            let mut depth = 0;
+            let mut item = String::new();
+            for c in group[..end].chars().chain([',']) {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        found.insert(first_segment(&item));
+                        item.clear();
+                        continue;
+                    }
+                    _ => {}
+                }
+                if depth == 0 {
+                    item.push(c);
+                }
+            }
+        } else {
+            found.insert(first_segment(rest));
+        }
+    }
+    found.remove("");
+    found
+}
+
+fn first_segment(path: &str) -> String {
+    path.trim()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// What the crate root re-exports: name → module (`Error` → `error`).
+fn reexports() -> BTreeMap<String, String> {
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
+    let mut map = BTreeMap::new();
+    for line in lib.lines() {
+        let Some(rest) = line.trim().strip_prefix("pub use ") else {
+            continue;
+        };
+        let (module, names) = rest.split_once("::").unwrap();
+        for name in names.trim_matches(|c| "{};".contains(c)).split(',') {
+            map.insert(name.trim().to_owned(), module.to_owned());
+        }
+    }
+    map
+}
+
+/// The crate's edges: module → modules it names, and each module's code.
+fn code_graph() -> (Graph, BTreeMap<String, String>) {
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let reexports = reexports();
+    let (mut graph, mut texts) = (Graph::new(), BTreeMap::<String, String>::new());
+    for file in files {
+        let Some(module) = module_of(&file) else {
+            continue;
+        };
+        let code = code(&std::fs::read_to_string(&file).unwrap());
+        let deps = graph.entry(module.clone()).or_default();
+        for name in crate_paths(&code) {
+            let target = reexports.get(&name).cloned().unwrap_or(name);
+            if target != module {
+                deps.insert(target);
+            }
+        }
+        texts.entry(module).or_default().push_str(&code);
+    }
+    (graph, texts)
+}
+
+/// A cycle of `graph`, if any, as the modules along it.
+fn cycle(graph: &Graph) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &Graph,
+        done: &mut BTreeSet<String>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_owned());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_owned());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, done, path) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(node.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|n| visit(n, graph, &mut done, &mut Vec::new()))
+}
+
+#[test]
+fn every_edge_between_modules_is_one_the_code_map_allows() {
+    let (allowed, (code, _)) = (table(), code_graph());
+    let mut wrong = Vec::new();
+    for (module, deps) in &code {
+        let Some(ok) = allowed.get(module) else {
+            wrong.push(format!("`{module}` is not in the code map"));
+            continue;
+        };
+        for dep in deps.difference(ok) {
+            wrong.push(format!(
+                "`{module}` uses `{dep}`, which its row does not list"
+            ));
+        }
+    }
+    for module in allowed.keys().filter(|m| !code.contains_key(*m)) {
+        wrong.push(format!(
+            "the code map names `{module}`, which src/ does not have"
+        ));
+    }
+    assert!(
+        wrong.is_empty(),
+        "docs/ARCHITECTURE.md:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn neither_the_code_map_nor_the_code_has_a_cycle() {
+    let (allowed, (code, _)) = (table(), code_graph());
+    assert_eq!(cycle(&allowed), None, "a cycle in ARCHITECTURE.md's table");
+    assert_eq!(cycle(&code), None, "a cycle between modules of src/");
+}
+
+#[test]
+fn the_core_touches_no_dom_file_system_or_stdout() {
+    let (_, texts) = code_graph();
+    let outside = [
+        "wasm_bindgen",
+        "web_sys",
+        "js_sys",
+        "std::fs",
+        "println!",
+        "print!(",
+        "eprintln!",
+        "std::io::stdout",
+    ];
+    let mut wrong = Vec::new();
+    for (module, code) in texts.iter().filter(|(m, _)| !SHELLS.contains(&m.as_str())) {
+        for word in outside {
+            let clock = module == CLOCK && word == "js_sys";
+            if code.contains(word) && !clock {
+                wrong.push(format!("`{module}` uses {word}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the core must stay pure:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_of_edges_sees_groups_and_skips_comments_and_tests() {
+    let text = "use crate::{a::{B, C}, d, Error};\n// crate::e\nfn f() { crate::g::h() }\n\
+                #[cfg(test)]\nmod tests {\n    use crate::i;\n}\n";
+    let found = crate_paths(&code(text));
+    let want: BTreeSet<String> = ["a", "d", "Error", "g"].map(String::from).into();
+    assert_eq!(found, want);
+    let mut g = Graph::new();
+    g.insert("x".into(), ["y".to_owned()].into());
+    g.insert("y".into(), ["x".to_owned()].into());
+    assert_eq!(cycle(&g).map(|c| c.len()), Some(3));
+}
