@@ -1,6 +1,6 @@
 //! The manager against the test vectors of tests/data/manager_vectors.json (the
-//! N2D2 unit tests of docs/aidge-memory-manager.md §5.1 under Aidge semantics
-//! and the derived §5.4 vectors). tests/parity/manager_diff.py asserts the same
+//! N2D2 `MemoryManager` unit tests under Aidge semantics, and vectors derived
+//! from them). tests/parity/manager_diff.py asserts the same
 //! expected values against the real aidge_core 0.10.1 wheel, so every number
 //! here is one the wheel produces.
 

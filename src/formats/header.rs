@@ -1,5 +1,5 @@
 //! A C header of the plan's offsets for code generators, in the shape of N2D2's
-//! `mem_info.hpp` (docs/aidge-memory-manager.md §3.1.6): `MEMORY_SIZE`,
+//! `mem_info.hpp` (docs/formats.md, "C header"): `MEMORY_SIZE`,
 //! `MEMORY_ALIGNMENT`, and per plane `PREFIX_MEM_{SIZE,STRIDE,LENGTH,COUNT,
 //! CONT_OFFSET,CONT_SIZE,WRAP_OFFSET,WRAP_SIZE}`.
 //!

@@ -1,18 +1,34 @@
 //! A grid of one-pixel cells painted as rectangles: runs of equal cells per row,
-//! merged downwards. What [`Painter::cells`] does unless the surface can blit an image
+//! merged downwards: what [`super::paint::Painter::cells`] paints unless the surface can blit an image
 //! (the canvas does): SVG, PNG export tiles and the tests' recording painter use it.
 
-use super::paint::{Cells, Fill, Painter, Pattern, Rect};
-use super::palette;
+use super::geom::{Color, Rect};
 use std::collections::BTreeMap;
 
 /// Above this many runs the raster is painted in one colour: its cells are then
 /// too dense for colours to be told apart, and one colour merges into long runs.
 const RASTER_RUN_BUDGET: usize = 20_000;
 
-/// Paints the raster as runs of equal colour: horizontal runs per row, extended
-/// downwards while the next row has the same run. Returns the fill calls made.
-pub fn as_runs<P: Painter + ?Sized>(p: &mut P, at: Rect, grid: &Cells) -> usize {
+/// `cols × rows` cells, row-major from the top: 0 is empty, `k` is `colors[k - 1]`.
+#[derive(Debug, Clone, Copy)]
+pub struct Cells<'a> {
+    pub cols: usize,
+    pub rows: usize,
+    pub cells: &'a [u16],
+    pub colors: &'a [Color],
+}
+
+/// A raster as rectangles in cell units, from its corner.
+pub enum Runs {
+    /// Too many runs: the occupied cells, to be painted in one colour.
+    Dense(Vec<Rect>),
+    /// Rectangles of each colour, in colour order.
+    ByColor(Vec<(Color, Vec<Rect>)>),
+}
+
+/// Runs of equal cells: horizontal runs per row, extended downwards while the next
+/// row has the same run.
+pub fn runs(grid: &Cells) -> Runs {
     let Cells {
         cols,
         rows,
@@ -22,28 +38,18 @@ pub fn as_runs<P: Painter + ?Sized>(p: &mut P, at: Rect, grid: &Cells) -> usize 
     let Some(rects) = raster_runs(raster, cols, rows, |v| v, RASTER_RUN_BUDGET) else {
         let rects =
             raster_runs(raster, cols, rows, |v| u16::from(v != 0), usize::MAX).unwrap_or_default();
-        let dense = Fill {
-            color: palette::DENSE,
-            pattern: Pattern::Solid,
-        };
-        let all: Vec<Rect> = rects.into_iter().map(|(_, r)| r.offset(&at)).collect();
-        p.fill_rects(dense, &all);
-        return 1;
+        return Runs::Dense(rects.into_iter().map(|(_, r)| r).collect());
     };
-    let mut by_color: BTreeMap<u16, Vec<Rect>> = BTreeMap::new();
+    let mut by_key: BTreeMap<u16, Vec<Rect>> = BTreeMap::new();
     for (v, r) in rects {
-        by_color.entry(v).or_default().push(r.offset(&at));
+        by_key.entry(v).or_default().push(r);
     }
-    for (v, rs) in &by_color {
-        p.fill_rects(
-            Fill {
-                color: colors[*v as usize - 1],
-                pattern: Pattern::Solid,
-            },
-            rs,
-        );
-    }
-    by_color.len()
+    Runs::ByColor(
+        by_key
+            .into_iter()
+            .map(|(v, rs)| (colors[v as usize - 1], rs))
+            .collect(),
+    )
 }
 
 /// Runs of equal non-zero `key(cell)` in cell units, merged vertically; `None` once

@@ -12,6 +12,7 @@ pub mod axis;
 pub mod cells;
 pub mod chart;
 pub mod compare;
+pub mod geom;
 pub mod hit;
 pub mod info;
 pub mod lod;

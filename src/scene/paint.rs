@@ -5,90 +5,9 @@
 //! every canvas call crosses into JS: the scene groups, culls and merges before it
 //! calls, so the painter never has to.
 
-/// An sRGB colour with alpha.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Color {
-    pub r: u8,
-    pub g: u8,
-    pub b: u8,
-    pub a: u8,
-}
-
-impl Color {
-    pub const fn rgb(r: u8, g: u8, b: u8) -> Color {
-        Color { r, g, b, a: 255 }
-    }
-    pub const fn with_alpha(self, a: u8) -> Color {
-        Color { a, ..self }
-    }
-    /// `#rrggbb` or `rgba(...)`, what canvas `fillStyle` takes.
-    pub fn css(&self) -> String {
-        if self.a == 255 {
-            format!("#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
-        } else {
-            format!(
-                "rgba({},{},{},{:.3})",
-                self.r,
-                self.g,
-                self.b,
-                f64::from(self.a) / 255.0
-            )
-        }
-    }
-    /// Relative luminance (WCAG), to pick readable text on this colour.
-    pub fn luminance(&self) -> f64 {
-        let lin = |c: u8| {
-            let c = f64::from(c) / 255.0;
-            if c <= 0.03928 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        0.2126 * lin(self.r) + 0.7152 * lin(self.g) + 0.0722 * lin(self.b)
-    }
-    /// Black or white, whichever reads better on this colour.
-    pub fn text_on(&self) -> Color {
-        if self.luminance() > 0.22 {
-            Color::rgb(0, 0, 0)
-        } else {
-            Color::rgb(255, 255, 255)
-        }
-    }
-}
-
-/// An axis-aligned rectangle in CSS pixels (y grows downwards, as on a canvas).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct Rect {
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
-}
-
-impl Rect {
-    pub fn right(&self) -> f64 {
-        self.x + self.w
-    }
-    pub fn bottom(&self) -> f64 {
-        self.y + self.h
-    }
-    pub fn contains(&self, x: f64, y: f64) -> bool {
-        self.x <= x && x < self.right() && self.y <= y && y < self.bottom()
-    }
-    /// This rectangle moved by `at`'s origin.
-    pub fn offset(&self, at: &Rect) -> Rect {
-        Rect {
-            x: self.x + at.x,
-            y: self.y + at.y,
-            ..*self
-        }
-    }
-    /// True when the two share some area (touching edges do not count).
-    pub fn intersects(&self, o: &Rect) -> bool {
-        self.x < o.right() && o.x < self.right() && self.y < o.bottom() && o.y < self.bottom()
-    }
-}
+pub use super::cells::{Cells, Runs};
+pub use super::geom::{Color, Rect};
+use super::palette;
 
 /// How a rectangle is filled. Patterns carry meaning, not decoration: stripes mark
 /// planes whose size differs from their stride (interleaved concatenation), hatching
@@ -132,15 +51,6 @@ pub struct TextStyle {
     pub bold: bool,
 }
 
-/// `cols × rows` cells, row-major from the top: 0 is empty, `k` is `colors[k - 1]`.
-#[derive(Debug, Clone, Copy)]
-pub struct Cells<'a> {
-    pub cols: usize,
-    pub rows: usize,
-    pub cells: &'a [u16],
-    pub colors: &'a [Color],
-}
-
 /// What the scene needs from a drawing surface. Coordinates are CSS pixels; text `y`
 /// is the vertical middle of the text.
 pub trait Painter {
@@ -150,7 +60,7 @@ pub trait Painter {
     /// calls made. By default runs of equal cells become rectangles; a canvas blits
     /// the grid as one image, which costs the same whatever the plan shows.
     fn cells(&mut self, at: Rect, grid: &Cells) -> usize {
-        super::cells::as_runs(self, at, grid)
+        paint_runs(self, at, grid)
     }
     /// Outlines every rectangle with one stroke.
     fn stroke_rects(&mut self, stroke: Stroke, rects: &[Rect]);
@@ -218,5 +128,29 @@ impl Painter for RecordingPainter {
     }
     fn clip(&mut self, rect: Option<Rect>) {
         self.calls.push(Call::Clip(rect));
+    }
+}
+
+/// Paints a raster as [`super::cells::runs`]: one fill per colour, or the whole raster
+/// in [`palette::DENSE`] when its runs are too many for colours to be told apart.
+/// Returns the fill calls made.
+pub fn paint_runs<P: Painter + ?Sized>(p: &mut P, at: Rect, grid: &Cells) -> usize {
+    let solid = |color| Fill {
+        color,
+        pattern: Pattern::Solid,
+    };
+    match super::cells::runs(grid) {
+        Runs::Dense(rects) => {
+            let all: Vec<Rect> = rects.iter().map(|r| r.offset(&at)).collect();
+            p.fill_rects(solid(palette::DENSE), &all);
+            1
+        }
+        Runs::ByColor(by_color) => {
+            for (color, rects) in &by_color {
+                let placed: Vec<Rect> = rects.iter().map(|r| r.offset(&at)).collect();
+                p.fill_rects(solid(*color), &placed);
+            }
+            by_color.len()
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! one colour per node, so every plane of a node shares it; lines use reserved
 //! colours the palette does not contain.
 
-use super::paint::Color;
+use super::geom::Color;
 
 /// Paul Tol's muted scheme, ordered so that neighbouring nodes contrast.
 pub const NODES: [Color; 9] = [

@@ -3,8 +3,9 @@
 //! device-pixel ratio, so the backing store stays sharp. Styles are cached to skip
 //! redundant property writes, each of which crosses from wasm into JS.
 
+use crate::scene::paint::paint_runs;
 use crate::scene::paint::Align;
-use crate::scene::{cells, Cells, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
+use crate::scene::{Cells, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
 use wasm_bindgen::{Clamped, JsCast, JsValue};
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, Document, HtmlCanvasElement, ImageData};
 
@@ -160,14 +161,14 @@ impl Painter for CanvasPainter {
         }
         let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h);
         let (Some((canvas, sctx)), Ok(image)) = (&self.scratch, image) else {
-            return cells::as_runs(self, at, grid);
+            return paint_runs(self, at, grid);
         };
         if canvas.width() != w || canvas.height() != h {
             canvas.set_width(w);
             canvas.set_height(h);
         }
         if sctx.put_image_data(&image, 0.0, 0.0).is_err() {
-            return cells::as_runs(self, at, grid);
+            return paint_runs(self, at, grid);
         }
         self.ctx.set_image_smoothing_enabled(false);
         self.ctx
