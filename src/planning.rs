@@ -15,6 +15,7 @@
 //! is (its plan first, else its schedule through Aidge's driver, else its buffers)
 //! is decided here.
 
+use crate::check;
 use crate::drivers::{self, DriverOptions};
 use crate::formats::{self, Document, Export};
 use crate::model::{BufferList, Bytes, Plan};
@@ -232,10 +233,16 @@ fn place(list: &BufferList, request: &Request, asked: &str) -> Result<(Plan, Rep
 
 /// Peak, lower bound, and whether every component sits at its lower bound (which
 /// proves no placement of these spaces is smaller: live spaces cannot overlap).
+/// A broken plan (overlapping live spaces) can reach its bound by overlapping, so
+/// the proof also needs the checker's word; it only runs when the bound is reached.
 fn bounds(plan: &Plan) -> (Bytes, Bytes, bool) {
     let s = stats::stats(plan);
     let at_bound = s.components.iter().all(|c| c.peak == c.lower_bound);
-    (s.peak, s.lower_bound, at_bound)
+    (
+        s.peak,
+        s.lower_bound,
+        at_bound && check::check(plan).is_valid(),
+    )
 }
 
 /// The plan a document stands for, as loaded: the plan as given; else its schedule
@@ -292,7 +299,6 @@ pub fn export(doc: &Document, export: Export) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check;
     use crate::model::Buffer;
 
     fn ask(choice: &str, millis: u64) -> Request {
@@ -334,6 +340,18 @@ mod tests {
         let (plan, r) = s.plan(&ask("greedy-size", 100)).unwrap();
         assert_eq!(plan.peak(), 8);
         assert!(r.proven_optimal, "{r:?}");
+    }
+
+    #[test]
+    fn a_broken_plan_at_its_bound_is_not_called_optimal() {
+        // a and b overlap in bytes [2, 4) at clock 0; the peak (8) equals the most
+        // live bytes (8), which is no proof of anything for a plan that overlaps.
+        let csv = "id,lower,upper,size,offset\na,0,2,4,0\nb,0,1,4,2\nc,1,2,2,6\n";
+        let mut s = Session::open("broken.csv", csv.as_bytes()).unwrap();
+        let (plan, r) = s.plan(&ask(AS_LOADED, 100)).unwrap();
+        assert!(!check::check(&plan).is_valid());
+        assert_eq!((r.peak.as_str(), r.lower_bound.as_str()), ("8", "8"));
+        assert!(!r.proven_optimal, "{r:?}");
     }
 
     #[test]
