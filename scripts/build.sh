@@ -16,6 +16,15 @@ rm -rf "$dist"
 mkdir -p "$dist/pkg" "$dist/sample"
 wasm-bindgen --target web --no-typescript --out-dir "$dist/pkg" \
   "$target"/wasm32-unknown-unknown/release/memplan.wasm
+# binaryen's wasm-opt (pinned in package.json, installed by scripts/setup.sh): smaller
+# and faster code than rustc alone. The features are the ones rustc's wasm32 target
+# emits (and every browser the page supports runs).
+say "optimizing the wasm module (wasm-opt)"
+wasm_opt=node_modules/.bin/wasm-opt
+[ -x "$wasm_opt" ] || { say "wasm-opt missing: run scripts/setup.sh build"; exit 1; }
+"$wasm_opt" -O2 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  "$dist/pkg/memplan_bg.wasm" -o "$dist/pkg/memplan_bg.wasm"
 cp -R www/. "$dist/"
 
 # The default sample, tracked in the repository: ResNet-18's schedule as exported from

@@ -2,6 +2,7 @@
 # Installs what building and testing memplan needs, skipping what is already there.
 # Usage: scripts/setup.sh [build|browser|python]...   (no argument: build)
 #   build   — wasm32 target, wasm-bindgen-cli pinned to Cargo.toml's wasm-bindgen, npm packages
+#             (playwright-core, binaryen: the build's wasm-opt)
 #   browser — Debian's chromium (for the end-to-end tests)
 #   python  — .venv with the real aidge_core 0.10.1 wheels (parity tests, export-cpp builds)
 #             and memplan's own Python package built into it (`pip install -e .`)

@@ -74,7 +74,7 @@ impl Request {
 /// What a planning run reports next to its plan. Byte counts are digit strings: JS
 /// numbers lose precision above 2^53.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Report {
+pub struct PlanReport {
     /// The choice asked for (`aidge` or a strategy name).
     pub strategy: String,
     /// For `best`, the strategy whose placement won; for `aidge` on a buffer list
@@ -132,7 +132,7 @@ impl Session {
     }
 
     /// The plan `request` asks for, with its report. Errors name the file.
-    pub fn plan(&mut self, request: &Request) -> Result<(Plan, Report)> {
+    pub fn plan(&mut self, request: &Request) -> Result<(Plan, PlanReport)> {
         let name = self.name.clone();
         self.plan_inner(request).map_err(|e| e.in_file(name))
     }
@@ -141,7 +141,7 @@ impl Session {
     /// schedule; otherwise the document's plan, else its schedule with Aidge's
     /// defaults, else its buffers (placed by the strategy, or by the default
     /// placement when they have no offsets).
-    fn plan_inner(&mut self, request: &Request) -> Result<(Plan, Report)> {
+    fn plan_inner(&mut self, request: &Request) -> Result<(Plan, PlanReport)> {
         let asked = request.strategy.map_or(AS_LOADED, Strategy::name);
         let from = match (request.from, &request.driver) {
             (Some(Source::Plan), Some(_)) => {
@@ -185,7 +185,7 @@ impl Session {
             Some(s) => strategies::replan(&start, s, &request.budget)?,
         };
         let (peak, lower_bound, proven_optimal) = bounds(&plan);
-        let report = Report {
+        let report = PlanReport {
             strategy: asked.into(),
             strategy_used: asked.into(),
             peak: peak.to_string(),
@@ -213,12 +213,12 @@ fn has_offsets(list: &BufferList) -> bool {
 
 /// A buffer list placed by the strategy asked for, or, as loaded without offsets,
 /// by the default placement (the report names which one ran).
-fn place(list: &BufferList, request: &Request, asked: &str) -> Result<(Plan, Report)> {
+fn place(list: &BufferList, request: &Request, asked: &str) -> Result<(Plan, PlanReport)> {
     let placed = match request.strategy {
         Some(s) => strategies::place(list, s, &request.budget)?,
         None => strategies::place_default(list)?,
     };
-    let report = Report {
+    let report = PlanReport {
         strategy: asked.into(),
         strategy_used: placed.strategy_used.name().into(),
         peak: placed.peak.to_string(),

@@ -12,16 +12,16 @@
 
 use memplan::check::{check, ProblemKind};
 use memplan::drivers::{generate, Driver, DriverOptions};
-use memplan::manager::Strategy;
+use memplan::manager::OptimizeStrategy;
 use memplan::model::{Clock, Plan};
 use memplan::schedule::Schedule;
 use memplan::stats::stats;
 
-fn wrap_plan(case: &str, optimize: Option<Strategy>) -> Plan {
+fn wrap_plan(case: &str, optimize: Option<OptimizeStrategy>) -> Plan {
     wrap_plan_and_schedule(case, optimize).0
 }
 
-fn wrap_plan_and_schedule(case: &str, optimize: Option<Strategy>) -> (Plan, Schedule) {
+fn wrap_plan_and_schedule(case: &str, optimize: Option<OptimizeStrategy>) -> (Plan, Schedule) {
     let path = format!(
         "{}/tests/data/aidge/{case}-single-None.json",
         env!("CARGO_MANIFEST_DIR")
@@ -57,11 +57,11 @@ fn last_reads(plan: &Plan, schedule: &Schedule) -> Vec<Clock> {
         .collect()
 }
 
-const OPTIMIZE: [Option<Strategy>; 4] = [
+const OPTIMIZE: [Option<OptimizeStrategy>; 4] = [
     None,
-    Some(Strategy::MaxLifetimeMinSizeFirst),
-    Some(Strategy::MaxLifetimeMaxSizeFirst),
-    Some(Strategy::MaxHoleMaxLifetimeFirst),
+    Some(OptimizeStrategy::MaxLifetimeMinSizeFirst),
+    Some(OptimizeStrategy::MaxLifetimeMaxSizeFirst),
+    Some(OptimizeStrategy::MaxHoleMaxLifetimeFirst),
 ];
 
 /// Pairs of planes of different spaces that share bytes at a clock where both
@@ -134,7 +134,10 @@ fn aidge_wrap_around_optimize_plans_check_clean_and_bound_their_peak() {
 /// rectangles (the old lower bound, 4,702,976 B); the lower bound is now that peak.
 #[test]
 fn squeezenet_wrap_optimize_reuses_a_replaced_plane() {
-    let plan = wrap_plan("squeezenet1_1", Some(Strategy::MaxLifetimeMaxSizeFirst));
+    let plan = wrap_plan(
+        "squeezenet1_1",
+        Some(OptimizeStrategy::MaxLifetimeMaxSizeFirst),
+    );
     assert_eq!(plan.peak(), 3_154_176);
     let s = stats(&plan);
     assert_eq!(s.lower_bound, 3_154_176);
@@ -157,8 +160,8 @@ fn squeezenet_wrap_optimize_reuses_a_replaced_plane() {
 #[test]
 fn a_space_moved_onto_a_plane_still_read_is_flagged() {
     for opt in [
-        Some(Strategy::MaxLifetimeMaxSizeFirst),
-        Some(Strategy::MaxHoleMaxLifetimeFirst),
+        Some(OptimizeStrategy::MaxLifetimeMaxSizeFirst),
+        Some(OptimizeStrategy::MaxHoleMaxLifetimeFirst),
     ] {
         let (base, schedule) = wrap_plan_and_schedule("squeezenet1_1", opt);
         let reads = last_reads(&base, &schedule);
@@ -217,7 +220,7 @@ fn auto_concat_parts_stay_live_together() {
     let schedule: Schedule = serde_json::from_value(doc["schedule"].clone()).unwrap();
     let opts = DriverOptions {
         driver: Driver::AutoConcat,
-        optimize: Some(Strategy::MaxLifetimeMaxSizeFirst),
+        optimize: Some(OptimizeStrategy::MaxLifetimeMaxSizeFirst),
         ..DriverOptions::default()
     };
     let plan = generate(&schedule, &opts).unwrap();

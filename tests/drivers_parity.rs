@@ -4,7 +4,7 @@
 //! the drivers must reproduce that plan plane by plane, and its peak.
 
 use memplan::drivers::{generate, Driver, DriverOptions};
-use memplan::manager::Strategy;
+use memplan::manager::OptimizeStrategy;
 use memplan::model::Plan;
 use memplan::schedule::Schedule;
 use serde::Deserialize;
@@ -27,7 +27,8 @@ fn options(tag: &str) -> DriverOptions {
         other => panic!("unknown driver tag {other}"),
     };
     o.wrap_around = parts.contains(&"wrap");
-    o.optimize = Strategy::parse(parts[parts.len() - 1]).filter(|s| *s != Strategy::None);
+    o.optimize =
+        OptimizeStrategy::parse(parts[parts.len() - 1]).filter(|s| *s != OptimizeStrategy::None);
     o
 }
 

@@ -4,7 +4,7 @@
 //! expected values against the real aidge_core 0.10.1 wheel, so every number
 //! here is one the wheel produces.
 
-use memplan::manager::{cvt_size_t, Layout, MemoryManager, Strategy};
+use memplan::manager::{cvt_size_t, Layout, MemoryManager, OptimizeStrategy};
 use memplan::model::Step;
 use memplan::tools::replay::{replay, replay_json};
 use serde_json::Value;
@@ -100,8 +100,10 @@ fn optimize_without_planes_is_an_error() {
     let mut mm = MemoryManager::new();
     mm.reserve(100, &[]);
     mm.tick();
-    assert!(mm.optimize(Strategy::MaxLifetimeMinSizeFirst).is_err());
-    assert!(mm.optimize(Strategy::None).is_ok());
+    assert!(mm
+        .optimize(OptimizeStrategy::MaxLifetimeMinSizeFirst)
+        .is_err());
+    assert!(mm.optimize(OptimizeStrategy::None).is_ok());
 }
 
 #[test]

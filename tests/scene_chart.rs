@@ -64,7 +64,7 @@ fn every_plane_is_drawn_where_the_plan_says() {
     let chart = Chart::new(plan.clone());
     let view = View::fit(&chart, 1280.0, 800.0, 1.0);
     let (_, f) = frame(&chart, &view, &Options::default());
-    let lane = scene::Layout::new(&chart, &view).lanes[0].chart;
+    let lane = scene::PixelLayout::new(&chart, &view).lanes[0].chart;
     assert_eq!(lane.x, scene::view::LEFT);
     let mut tiny = 0;
     let lives = plan.plane_last_lives();
@@ -122,7 +122,7 @@ fn peak_line_and_label_match_aidge() {
         assert_eq!(chart.lanes[0].peak, peak, "{case}");
         let text = format!("Peak usage = {}", scene::axis::bytes_long(peak));
         assert!(p.texts().any(|t| t.0 == text), "{case}: no {text:?}");
-        let lane = scene::Layout::new(&chart, &view).lanes[0].chart;
+        let lane = scene::PixelLayout::new(&chart, &view).lanes[0].chart;
         let want = lane.bottom() - peak as f64 / (chart.lanes[0].extent as f64 * 1.08) * lane.h;
         let y = f.peak_y[0].expect("peak line visible");
         assert!(
@@ -198,7 +198,7 @@ fn hit_test_finds_the_plane_under_the_pointer() {
         let Some(d) = f.drawn.iter().find(|d| d.plane == i && !d.wrapped) else {
             continue; // rasterized: checked by the LOD test
         };
-        let per_clock = scene::Layout::new(&chart, &view).plot_w / chart.horizon as f64;
+        let per_clock = scene::PixelLayout::new(&chart, &view).plot_w / chart.horizon as f64;
         let x = d.rect.x + per_clock * 0.5;
         let y = d.rect.y + d.rect.h / 2.0;
         let hit = hit_test(&chart, &view, x, y).unwrap_or_else(|| panic!("nothing at plane {i}"));
@@ -373,7 +373,7 @@ fn components_are_lanes_with_their_own_peak() {
             lane.name
         );
     }
-    let layout = scene::Layout::new(&chart, &view);
+    let layout = scene::PixelLayout::new(&chart, &view);
     assert!(layout.lanes[0].strip.bottom() < layout.lanes[1].chart.y);
 }
 
@@ -454,15 +454,15 @@ fn producers_are_hatched_and_strided_planes_striped() {
 fn zoom_keeps_the_point_under_the_pointer() {
     let chart = Chart::new(load("resnet18-multi-None"));
     let mut view = View::fit(&chart, 1280.0, 800.0, 1.0);
-    let layout = scene::Layout::new(&chart, &view);
+    let layout = scene::PixelLayout::new(&chart, &view);
     let t = layout.clock_at(&view, 600.0);
     view.zoom_time(&chart, 600.0, 4.0);
-    let after = scene::Layout::new(&chart, &view).clock_at(&view, 600.0);
+    let after = scene::PixelLayout::new(&chart, &view).clock_at(&view, 600.0);
     assert!((t - after).abs() < 1e-9);
     assert!((view.t1 - view.t0 - chart.horizon as f64 / 4.0).abs() < 1e-9);
     let a = layout.address_at(&view, 0, 300.0);
     view.zoom_address(&chart, 300.0, 2.0);
-    let a2 = scene::Layout::new(&chart, &view).address_at(&view, 0, 300.0);
+    let a2 = scene::PixelLayout::new(&chart, &view).address_at(&view, 0, 300.0);
     assert!((a - a2).abs() < 1e-6 * a.max(1.0), "{a} {a2}");
 }
 
@@ -484,7 +484,7 @@ fn parts_ending_past_2_64_do_not_crush_the_plan() {
     let (_, f) = frame(&chart, &view, &Options::default());
     let drawn: std::collections::BTreeSet<usize> = f.drawn.iter().map(|d| d.plane).collect();
     assert_eq!(drawn.len(), plan.planes.len(), "every plane has rows");
-    let lane = scene::Layout::new(&chart, &view).lanes[0].chart;
+    let lane = scene::PixelLayout::new(&chart, &view).lanes[0].chart;
     let wrapped: Vec<usize> = f
         .drawn
         .iter()

@@ -6,7 +6,7 @@
 use memplan::model::{Buffer, BufferList, Plan};
 use memplan::scene::lod::Occupancy;
 use memplan::scene::{
-    self, hit_test, palette, render, Call, Chart, Layout, Options, RecordingPainter, View,
+    self, hit_test, palette, render, Call, Chart, Options, PixelLayout, RecordingPainter, View,
 };
 use proptest::prelude::*;
 
@@ -64,7 +64,7 @@ fn occupancy() -> Options {
 
 /// Pixels of lane 0's chart whose centre some plane fill covers.
 fn coverage(chart: &Chart, view: &View, rec: &RecordingPainter) -> (Vec<bool>, usize, usize) {
-    let b = Layout::new(chart, view).lanes[0].chart;
+    let b = PixelLayout::new(chart, view).lanes[0].chart;
     let (cols, rows) = (b.w.ceil() as usize, b.h.ceil() as usize);
     let mut mask = vec![false; cols * rows];
     for (fill, r) in rec.filled() {
@@ -258,7 +258,7 @@ fn hover_and_selection_outline_their_plane_in_an_occupancy_frame() {
         .iter()
         .find(|q| q.t1 - u64::from(q.t0) >= 300)
         .expect("a long-lived plane");
-    let l = Layout::new(&chart, &view);
+    let l = PixelLayout::new(&chart, &view);
     let x = l.x_of(&view, (f64::from(long.t0) + long.t1 as f64) / 2.0);
     let y = l.y_of(&view, 0, (long.a0 + long.a1) as f64 / 2.0);
     let hit = hit_test(&chart, &view, x, y).expect("the pointer is on a plane");
@@ -326,7 +326,7 @@ proptest! {
         let chart = Chart::new(synthetic(n));
         let mut view = View::fit(&chart, 1000.0, 600.0, 1.0);
         view.zoom_time(&chart, 76.0 + fx * 900.0, zoom);
-        let l = Layout::new(&chart, &view);
+        let l = PixelLayout::new(&chart, &view);
         let b = l.lanes[0].chart;
         let (x, y) = (b.x + fx * b.w, b.y + fy * b.h);
         let (t, a) = (l.clock_at(&view, x), l.address_at(&view, 0, y));

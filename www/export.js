@@ -3,7 +3,6 @@
 // plan as memplan JSON, Aidge text log, MiniMalloc CSV or C header
 // (formats::export). Everything is made in the page and saved with a download link;
 // nothing leaves the browser.
-import { picturePng } from './png.js';
 
 const TEXT = [
   ['memplan', 'memplan JSON', '.memplan.json', 'application/json'],
@@ -82,6 +81,8 @@ export function installExport(viewer, anchor, stage, onError) {
         const [w, h] = size();
         const pic = viewer.picture(w, h, Number(scale.value));
         try {
+          // png.js loads on the first PNG export: the first frame does not need it.
+          const { picturePng } = await import('./png.js');
           const blob = await picturePng(pic, (f) => { status.textContent = `PNG ${Math.round(f * 100)} %`; });
           download(`${stem(viewer)}.png`, blob);
         } finally {

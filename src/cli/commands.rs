@@ -5,7 +5,7 @@ use super::args::{CheckArgs, Command, ConvertArgs, DriverName, PlanArgs, Source,
 use super::{components, INVALID, OK};
 use crate::drivers::{Driver, DriverOptions};
 use crate::formats::{self, Document, Export};
-use crate::manager::Strategy as OptimizeStrategy;
+use crate::manager::OptimizeStrategy;
 use crate::model::Plan;
 use crate::planning::{self, Request, Session};
 use crate::strategies::Budget;

@@ -11,7 +11,7 @@ mod concat;
 mod geometry;
 mod sequential;
 
-use crate::manager::Strategy;
+use crate::manager::OptimizeStrategy;
 use crate::model::{Component, Plan};
 use crate::schedule::Schedule;
 use crate::Result;
@@ -39,7 +39,7 @@ pub struct DriverOptions {
     /// Aidge's `wrap_around_buffer` (ignored by multiple-mems, which has none).
     pub wrap_around: bool,
     /// `MemoryManager::optimize` strategy applied after the driver.
-    pub optimize: Option<Strategy>,
+    pub optimize: Option<OptimizeStrategy>,
     /// `memory_alignment` (1 = none): every driver rounds each output's bytes up
     /// to a multiple of it.
     pub alignment: u64,

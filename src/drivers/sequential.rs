@@ -3,7 +3,7 @@
 
 use super::{concat, geometry, Driver, DriverOptions, DEFAULT_CAPACITY};
 use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId};
-use crate::model::{Component, Plan};
+use crate::model::{Component, Plan, Step};
 use crate::schedule::{Node, Output, Port, Schedule};
 use crate::{Error, Result};
 use std::collections::BTreeMap;
@@ -19,7 +19,7 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
     } else {
         opts.components.clone()
     };
-    let mut mm = if multi {
+    let mm = if multi {
         let caps: Vec<u64> = components
             .iter()
             .map(|c| c.capacity.unwrap_or(u64::MAX))
@@ -31,117 +31,146 @@ pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
     // Components tried in priority order (stable on ties).
     let mut priority: Vec<usize> = (0..components.len()).collect();
     priority.sort_by_key(|&c| components[c].priority);
-
-    let mut steps = schedule.steps();
-    // Auto-concat: the base plane of each Concat already planned together with
-    // its first input.
-    let mut concats: BTreeMap<NodeId, MemoryPlane> = BTreeMap::new();
+    let mut run = Run {
+        schedule,
+        opts,
+        multi,
+        mm,
+        priority,
+        steps: schedule.steps(),
+        concats: BTreeMap::new(),
+    };
     for (id, node) in schedule.nodes.iter().enumerate() {
-        if multi && node.producer {
-            mm.mark_producer(id);
-        }
-        if node.producer && !opts.inc_producers {
-            release(&mut mm, multi, id)?;
-            continue;
-        }
-        if concats.contains_key(&id) {
-            // Planned with its first input; Aidge does not tick for it.
-            release(&mut mm, multi, id)?;
-            continue;
-        }
-        steps[id].clock = Some(mm.current_tick().max(0) as u32);
-        for (o, out) in node.outputs.iter().enumerate() {
-            if out.token_based {
-                return Err(token_based(node, opts.driver));
-            }
-            if !is_planned(out) {
-                continue;
-            }
-            let childs = consumers(out);
-            // Every driver rounds the bytes it reserves up to `memory_alignment`;
-            // checkInPlace and the auto-concat offsets compare unrounded bytes.
-            let raw = out.required_memory.wrapping_mul(out.element_bytes);
-            let (req, layout) = match opts.driver {
-                Driver::AutoConcat => geometry::auto_concat_plane_of(out, opts.alignment),
-                _ => geometry::plane_of(out, opts.alignment),
-            };
-            if opts.driver == Driver::AutoConcat {
-                if let Some(target) = concat::target(schedule, out) {
-                    let concat =
-                        concat::place(schedule, &mut mm, &mut concats, (id, out), opts, target)?;
-                    steps[target.node]
-                        .clock
-                        .get_or_insert(mm.space(concat).allocated.max(0) as u32);
-                    continue;
-                }
-            }
-            let reuse = if opts.driver == Driver::AutoConcat {
-                // No checkInPlace here: only the wrap-around scan reuses inputs.
-                match opts.wrap_around {
-                    true => wrap_candidate(schedule, &mm, node, out, (req, layout))?,
-                    false => None,
-                }
-            } else if let Some(plane) = in_place(schedule, &mm, node, o, raw)? {
-                Some((plane, 0))
-            } else if opts.wrap_around && !multi {
-                wrap_candidate(schedule, &mm, node, out, (req, layout))?
-            } else {
-                None
-            };
-            match reuse {
-                Some((plane, extra)) => {
-                    if multi {
-                        let comp = plane.component;
-                        mm.reallocate_after_multiple_mems_node(
-                            &plane, id, 0, req, comp, true, extra, &childs, layout,
-                        )?;
-                    } else {
-                        mm.reallocate_after_node(&plane, id, 0, req, true, extra, &childs, layout)?;
-                    }
-                }
-                None => {
-                    if multi {
-                        let p = mm.allocate_among_components(
-                            req,
-                            &childs,
-                            layout,
-                            &priority,
-                            Some(id),
-                        )?;
-                        mm.reallocate_multiple_mems_node(
-                            p.space,
-                            id,
-                            p.offset,
-                            req,
-                            p.component,
-                            false,
-                            0,
-                            &childs,
-                            layout,
-                        )?;
-                    } else {
-                        let p = mm.allocate(req, &childs, layout);
-                        mm.reallocate_node(p.space, id, p.offset, req, false, 0, &childs, layout)?;
-                    }
-                }
-            }
-        }
-        release(&mut mm, multi, id)?;
-        // With inc_producers, multiple-mems plans Producers without ticking
-        // (all at the clock of the next node); the other drivers tick for them.
-        if !(multi && node.producer) {
-            mm.tick();
-        }
+        run.node(id, node)?;
     }
+    let mut mm = run.mm;
     if let Some(strategy) = opts.optimize {
         mm.optimize(strategy)?;
     }
-    let mut plan = mm.to_plan(steps);
+    let mut plan = mm.to_plan(run.steps);
     if multi {
         plan.components = components;
     }
     plan.alignment = opts.alignment;
     Ok(plan)
+}
+
+/// One driver run: the manager and what the node loop carries from node to node.
+struct Run<'a> {
+    schedule: &'a Schedule,
+    opts: &'a DriverOptions,
+    multi: bool,
+    mm: MemoryManager,
+    /// Components in the order multiple-mems tries them.
+    priority: Vec<usize>,
+    steps: Vec<Step>,
+    /// Auto-concat: the base plane of each Concat already planned together with
+    /// its first input.
+    concats: BTreeMap<NodeId, MemoryPlane>,
+}
+
+impl Run<'_> {
+    /// Plans node `id`'s outputs, releases what it was the last to read, and ticks.
+    fn node(&mut self, id: NodeId, node: &Node) -> Result<()> {
+        let (multi, mm) = (self.multi, &mut self.mm);
+        if multi && node.producer {
+            mm.mark_producer(id);
+        }
+        if node.producer && !self.opts.inc_producers {
+            release(mm, multi, id)?;
+            return Ok(());
+        }
+        if self.concats.contains_key(&id) {
+            // Planned with its first input; Aidge does not tick for it.
+            release(mm, multi, id)?;
+            return Ok(());
+        }
+        self.steps[id].clock = Some(mm.current_tick().max(0) as u32);
+        for (o, out) in node.outputs.iter().enumerate() {
+            if out.token_based {
+                return Err(token_based(node, self.opts.driver));
+            }
+            if is_planned(out) {
+                self.output(id, node, o, out)?;
+            }
+        }
+        release(&mut self.mm, multi, id)?;
+        // With inc_producers, multiple-mems plans Producers without ticking
+        // (all at the clock of the next node); the other drivers tick for them.
+        if !(multi && node.producer) {
+            self.mm.tick();
+        }
+        Ok(())
+    }
+
+    /// Plans output `o` of node `id`: into its Concat (auto-concat), over an input it
+    /// may reuse (in place or wrapping around), or in a new space.
+    fn output(&mut self, id: NodeId, node: &Node, o: usize, out: &Output) -> Result<()> {
+        let (schedule, opts, multi) = (self.schedule, self.opts, self.multi);
+        let childs = consumers(out);
+        // Every driver rounds the bytes it reserves up to `memory_alignment`;
+        // checkInPlace and the auto-concat offsets compare unrounded bytes.
+        let raw = out.required_memory.wrapping_mul(out.element_bytes);
+        let (req, layout) = match opts.driver {
+            Driver::AutoConcat => geometry::auto_concat_plane_of(out, opts.alignment),
+            _ => geometry::plane_of(out, opts.alignment),
+        };
+        let mm = &mut self.mm;
+        if opts.driver == Driver::AutoConcat {
+            if let Some(target) = concat::target(schedule, out) {
+                let concat =
+                    concat::place(schedule, mm, &mut self.concats, (id, out), opts, target)?;
+                self.steps[target.node]
+                    .clock
+                    .get_or_insert(mm.space(concat).allocated.max(0) as u32);
+                return Ok(());
+            }
+        }
+        let reuse = if opts.driver == Driver::AutoConcat {
+            // No checkInPlace here: only the wrap-around scan reuses inputs.
+            match opts.wrap_around {
+                true => wrap_candidate(schedule, mm, node, out, (req, layout))?,
+                false => None,
+            }
+        } else if let Some(plane) = in_place(schedule, mm, node, o, raw)? {
+            Some((plane, 0))
+        } else if opts.wrap_around && !multi {
+            wrap_candidate(schedule, mm, node, out, (req, layout))?
+        } else {
+            None
+        };
+        match (reuse, multi) {
+            (Some((plane, extra)), true) => {
+                let comp = plane.component;
+                mm.reallocate_after_multiple_mems_node(
+                    &plane, id, 0, req, comp, true, extra, &childs, layout,
+                )?;
+            }
+            (Some((plane, extra)), false) => {
+                mm.reallocate_after_node(&plane, id, 0, req, true, extra, &childs, layout)?;
+            }
+            (None, true) => {
+                let priority = &self.priority;
+                let p = mm.allocate_among_components(req, &childs, layout, priority, Some(id))?;
+                mm.reallocate_multiple_mems_node(
+                    p.space,
+                    id,
+                    p.offset,
+                    req,
+                    p.component,
+                    false,
+                    0,
+                    &childs,
+                    layout,
+                )?;
+            }
+            (None, false) => {
+                let p = mm.allocate(req, &childs, layout);
+                mm.reallocate_node(p.space, id, p.offset, req, false, 0, &childs, layout)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Aidge's refusal of an output it can only count in tokens (its drivers

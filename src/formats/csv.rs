@@ -62,41 +62,13 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
     let mut lines = text
         .lines()
         .enumerate()
+        .map(|(n, l)| (n + 1, l))
         .filter(|(_, l)| !l.trim().is_empty())
         .peekable();
-    // Column index of each of COLUMNS (offset optional).
-    let mut index: [Option<usize>; 5] = [Some(0), Some(1), Some(2), Some(3), Some(4)];
-    let mut width = None;
+    let mut columns = Columns::POSITIONAL;
     if let Some((n, first)) = lines.peek().copied() {
-        let names: Vec<&str> = first.split(',').map(str::trim).collect();
-        if is_header(&names) {
-            index = [None; 5];
-            for (col, name) in names.iter().enumerate() {
-                match COLUMNS.iter().position(|c| c.eq_ignore_ascii_case(name)) {
-                    Some(k) if index[k].is_none() => index[k] = Some(col),
-                    Some(_) => {
-                        return Err(Error::at_line(
-                            n + 1,
-                            column_of(first, col),
-                            format!("column `{name}` twice"),
-                        ))
-                    }
-                    None => {
-                        warnings.push(format!("line {}: unknown column `{name}` ignored", n + 1))
-                    }
-                }
-            }
-            if let Some(k) = (0..4).find(|&k| index[k].is_none()) {
-                return Err(Error::at_line(
-                    n + 1,
-                    1,
-                    format!(
-                        "header lacks column `{}`: expected id,lower,upper,size[,offset]",
-                        COLUMNS[k]
-                    ),
-                ));
-            }
-            width = Some(names.len());
+        if let Some(header) = Columns::header(n, first, &mut warnings)? {
+            columns = header;
             lines.next();
         }
     }
@@ -109,36 +81,125 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
     // 1-based line of each buffer, for errors about the list as a whole.
     let mut lines_of = Vec::new();
     for (n, line) in lines {
-        let fields: Vec<&str> = line.split(',').collect();
-        let expected = match width {
-            Some(w) => w,
-            None => {
-                if fields.len() != 4 && fields.len() != 5 {
-                    return Err(Error::at_line(
-                        n + 1,
-                        1,
-                        format!(
-                            "expected 4 or 5 fields (id,lower,upper,size[,offset]), found {}",
-                            fields.len()
-                        ),
-                    ));
-                }
-                if fields.len() == 4 {
-                    index[4] = None;
-                }
-                *width.insert(fields.len())
-            }
-        };
-        if fields.len() != expected {
+        let row = columns.row(n, line, options)?;
+        if let Some(first) = ids.insert(row.id, n) {
             return Err(Error::at_line(
-                n + 1,
-                1,
-                format!("expected {expected} fields, found {}", fields.len()),
+                n,
+                columns.col(line, 0),
+                format!(
+                    "id `{}` is already on line {first}: expected unique ids",
+                    row.id
+                ),
             ));
         }
-        // The column of a field is only worked out for an error.
-        let field = |k: usize| index[k].map(|c| fields[c].trim());
-        let col = |k: usize| index[k].map_or(1, |c| column_of(line, c));
+        lines_of.push(n);
+        buffers.push(Buffer {
+            id: row.id.to_string(),
+            ..row.buffer
+        });
+    }
+    all_or_no_offsets(&buffers, &lines_of)?;
+    if buffers.is_empty() {
+        return Err(Error::whole(
+            "no buffers: expected lines id,lower,upper,size[,offset]",
+        ));
+    }
+    Ok((
+        BufferList {
+            buffers,
+            capacity: options.capacity,
+        },
+        warnings,
+    ))
+}
+
+/// Where each of [`COLUMNS`] is in a line (`offset` optional), and how many fields a
+/// line has (known from the header, else from the first data line).
+struct Columns {
+    index: [Option<usize>; 5],
+    width: Option<usize>,
+}
+
+/// One data line: its id (a slice of the line) and the buffer it describes.
+struct Row<'a> {
+    id: &'a str,
+    buffer: Buffer,
+}
+
+impl Columns {
+    /// No header: `id,lower,upper,size[,offset]` in this order.
+    const POSITIONAL: Columns = Columns {
+        index: [Some(0), Some(1), Some(2), Some(3), Some(4)],
+        width: None,
+    };
+
+    /// The columns a header line (on line `n`) names, or `None` when the line is data.
+    fn header(n: usize, first: &str, warnings: &mut Vec<String>) -> Result<Option<Columns>> {
+        let names: Vec<&str> = first.split(',').map(str::trim).collect();
+        if !is_header(&names) {
+            return Ok(None);
+        }
+        let mut index = [None; 5];
+        for (col, name) in names.iter().enumerate() {
+            match COLUMNS.iter().position(|c| c.eq_ignore_ascii_case(name)) {
+                Some(k) if index[k].is_none() => index[k] = Some(col),
+                Some(_) => {
+                    let at = column_of(first, col);
+                    return Err(Error::at_line(n, at, format!("column `{name}` twice")));
+                }
+                None => warnings.push(format!("line {n}: unknown column `{name}` ignored")),
+            }
+        }
+        if let Some(k) = (0..4).find(|&k| index[k].is_none()) {
+            return Err(Error::at_line(
+                n,
+                1,
+                format!(
+                    "header lacks column `{}`: expected id,lower,upper,size[,offset]",
+                    COLUMNS[k]
+                ),
+            ));
+        }
+        Ok(Some(Columns {
+            index,
+            width: Some(names.len()),
+        }))
+    }
+
+    /// The number of fields every line must have; the first data line of a file
+    /// without a header decides it (4, or 5 with offsets).
+    fn width(&mut self, n: usize, fields: usize) -> Result<usize> {
+        if let Some(w) = self.width {
+            return Ok(w);
+        }
+        if fields != 4 && fields != 5 {
+            return Err(Error::at_line(
+                n,
+                1,
+                format!("expected 4 or 5 fields (id,lower,upper,size[,offset]), found {fields}"),
+            ));
+        }
+        if fields == 4 {
+            self.index[4] = None;
+        }
+        Ok(*self.width.insert(fields))
+    }
+
+    /// 1-based column of field `k` (one of [`COLUMNS`]) in `line`: only worked out
+    /// for an error.
+    fn col(&self, line: &str, k: usize) -> usize {
+        self.index[k].map_or(1, |c| column_of(line, c))
+    }
+
+    /// Reads data line `n`.
+    fn row<'a>(&mut self, n: usize, line: &'a str, options: &CsvOptions) -> Result<Row<'a>> {
+        let fields: Vec<&str> = line.split(',').collect();
+        let expected = self.width(n, fields.len())?;
+        if fields.len() != expected {
+            let msg = format!("expected {expected} fields, found {}", fields.len());
+            return Err(Error::at_line(n, 1, msg));
+        }
+        let field = |k: usize| self.index[k].map(|c| fields[c].trim());
         let num = |k: usize| -> Result<Option<u64>> {
             let Some(f) = field(k) else {
                 return Ok(None);
@@ -148,8 +209,8 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
             }
             f.parse::<u64>().map(Some).map_err(|_| {
                 Error::at_line(
-                    n + 1,
-                    col(k),
+                    n,
+                    self.col(line, k),
                     format!(
                         "{}: expected a whole number from 0 to 2^64-1, found `{f}`",
                         COLUMNS[k]
@@ -160,8 +221,8 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
         let clock = |k: usize, v: u64| -> Result<Clock> {
             if v > MAX_CLOCK {
                 return Err(Error::at_line(
-                    n + 1,
-                    col(k),
+                    n,
+                    self.col(line, k),
                     format!(
                         "{} {v} is above the supported maximum {MAX_CLOCK}",
                         COLUMNS[k]
@@ -170,21 +231,9 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
             }
             Ok(v as Clock)
         };
-        let id = field(0).unwrap_or("");
-        if let Some(first) = ids.insert(id, n + 1) {
-            return Err(Error::at_line(
-                n + 1,
-                col(0),
-                format!("id `{id}` is already on line {first}: expected unique ids"),
-            ));
-        }
         let lower = clock(1, num(1)?.unwrap_or(0))?;
-        let upper = clock(
-            2,
-            num(2)?
-                .unwrap_or(0)
-                .saturating_add(u64::from(options.inclusive_upper)),
-        )?;
+        let inclusive = u64::from(options.inclusive_upper);
+        let upper = clock(2, num(2)?.unwrap_or(0).saturating_add(inclusive))?;
         let size = num(3)?.unwrap_or(0);
         let offset = num(4)?;
         if lower >= upper {
@@ -193,21 +242,24 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
             } else {
                 "greater than"
             };
-            return Err(Error::at_line(
-                n + 1,
-                col(2),
-                format!("upper must be {rule} lower ({lower})"),
-            ));
+            let msg = format!("upper must be {rule} lower ({lower})");
+            return Err(Error::at_line(n, self.col(line, 2), msg));
         }
-        lines_of.push(n + 1);
-        buffers.push(Buffer {
-            id: id.to_string(),
-            lower,
-            upper,
-            size,
-            offset,
-        });
+        Ok(Row {
+            id: field(0).unwrap_or(""),
+            buffer: Buffer {
+                id: String::new(),
+                lower,
+                upper,
+                size,
+                offset,
+            },
+        })
     }
+}
+
+/// Offsets are given for every buffer or for none; `lines_of` gives each buffer's line.
+fn all_or_no_offsets(buffers: &[Buffer], lines_of: &[usize]) -> Result<()> {
     let with = buffers.iter().filter(|b| b.offset.is_some()).count();
     if with != 0 && with != buffers.len() {
         let first = buffers.iter().position(|b| b.offset.is_none()).unwrap_or(0);
@@ -221,18 +273,7 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
             ),
         ));
     }
-    if buffers.is_empty() {
-        return Err(Error::whole(
-            "no buffers: expected lines id,lower,upper,size[,offset]",
-        ));
-    }
-    Ok((
-        BufferList {
-            buffers,
-            capacity: options.capacity,
-        },
-        warnings,
-    ))
+    Ok(())
 }
 
 /// 1-based column where field `k` of a comma-separated line starts.

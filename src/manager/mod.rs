@@ -43,7 +43,7 @@ pub type Tick = i32;
 
 /// Aidge's `MemoryManager::OptimizeStrategy`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Strategy {
+pub enum OptimizeStrategy {
     #[default]
     None,
     MaxLifetimeMinSizeFirst,
@@ -51,16 +51,16 @@ pub enum Strategy {
     MaxHoleMaxLifetimeFirst,
 }
 
-impl Strategy {
+impl OptimizeStrategy {
     /// Parses the enum names as Aidge spells them (`OptimizeMaxLifetimeMaxSizeFirst`,
     /// with or without the `Optimize` prefix) or their integer values 0..=3.
-    pub fn parse(s: &str) -> Option<Strategy> {
+    pub fn parse(s: &str) -> Option<OptimizeStrategy> {
         let t = s.strip_prefix("Optimize").unwrap_or(s);
         Some(match t {
-            "None" | "0" => Strategy::None,
-            "MaxLifetimeMinSizeFirst" | "1" => Strategy::MaxLifetimeMinSizeFirst,
-            "MaxLifetimeMaxSizeFirst" | "2" => Strategy::MaxLifetimeMaxSizeFirst,
-            "MaxHoleMaxLifetimeFirst" | "3" => Strategy::MaxHoleMaxLifetimeFirst,
+            "None" | "0" => OptimizeStrategy::None,
+            "MaxLifetimeMinSizeFirst" | "1" => OptimizeStrategy::MaxLifetimeMinSizeFirst,
+            "MaxLifetimeMaxSizeFirst" | "2" => OptimizeStrategy::MaxLifetimeMaxSizeFirst,
+            "MaxHoleMaxLifetimeFirst" | "3" => OptimizeStrategy::MaxHoleMaxLifetimeFirst,
             _ => return None,
         })
     }

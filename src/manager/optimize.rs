@@ -5,7 +5,7 @@
 
 use super::ops::MemoryManager;
 use super::stack::Stack;
-use super::{SpaceId, Strategy, Tick};
+use super::{OptimizeStrategy, SpaceId, Tick};
 use crate::{Error, Result};
 use std::collections::BTreeMap;
 
@@ -72,8 +72,8 @@ impl MemoryManager {
     /// places each space first-fit against the union over its lifetime of the
     /// plane extents already placed. Plane offsets stay relative; the stack is
     /// left stale, as in Aidge.
-    pub fn optimize(&mut self, strategy: Strategy) -> Result<()> {
-        if strategy == Strategy::None {
+    pub fn optimize(&mut self, strategy: OptimizeStrategy) -> Result<()> {
+        if strategy == OptimizeStrategy::None {
             return Ok(());
         }
         let ml = self.max_lifetime();
@@ -84,18 +84,18 @@ impl MemoryManager {
         };
         let mut order = self.order.clone();
         match strategy {
-            Strategy::None => {}
-            Strategy::MaxLifetimeMinSizeFirst => order.sort_by(|&a, &b| {
+            OptimizeStrategy::None => {}
+            OptimizeStrategy::MaxLifetimeMinSizeFirst => order.sort_by(|&a, &b| {
                 lifetime(self, b)
                     .cmp(&lifetime(self, a))
                     .then(self.spaces[a].size.cmp(&self.spaces[b].size))
             }),
-            Strategy::MaxLifetimeMaxSizeFirst => order.sort_by(|&a, &b| {
+            OptimizeStrategy::MaxLifetimeMaxSizeFirst => order.sort_by(|&a, &b| {
                 lifetime(self, b)
                     .cmp(&lifetime(self, a))
                     .then(self.spaces[b].size.cmp(&self.spaces[a].size))
             }),
-            Strategy::MaxHoleMaxLifetimeFirst => {
+            OptimizeStrategy::MaxHoleMaxLifetimeFirst => {
                 let holes: BTreeMap<SpaceId, u64> =
                     order.iter().map(|&id| (id, self.max_hole(id).1)).collect();
                 order.sort_by(|&a, &b| {

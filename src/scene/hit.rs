@@ -5,7 +5,7 @@
 //! the search to the parts live within a pixel of the pointer's clock.
 
 use super::chart::Chart;
-use super::view::{Layout, View};
+use super::view::{PixelLayout, View};
 use crate::model::{Bytes, Clock};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -19,7 +19,7 @@ pub struct Hit {
 }
 
 pub fn hit_test(chart: &Chart, view: &View, x: f64, y: f64) -> Option<Hit> {
-    let l = Layout::new(chart, view);
+    let l = PixelLayout::new(chart, view);
     let lane = l.lane_at(y)?;
     let b = l.lanes[lane].chart;
     if !b.contains(x, y) {

@@ -15,7 +15,7 @@
 
 use super::chart::{Chart, Part};
 use super::palette;
-use super::view::{Layout, View};
+use super::view::{PixelLayout, View};
 use crate::model::Plan;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -209,7 +209,7 @@ impl Occupancy {
         &self,
         chart: &Chart,
         view: &View,
-        l: &Layout,
+        l: &PixelLayout,
         lane: usize,
         raster: &mut [u16],
     ) -> OccupancyStats {

@@ -30,4 +30,4 @@ pub use paint::{
     Call, Cells, Color, Fill, Painter, Pattern, RecordingPainter, Rect, Stroke, TextStyle,
 };
 pub use render::{render, Frame, Options};
-pub use view::{Layout, View};
+pub use view::{PixelLayout, View};

@@ -14,7 +14,7 @@ use super::chart::{Chart, Part};
 use super::lod::OccupancyStats;
 use super::paint::{Align, Cells, Color, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
 use super::palette;
-use super::view::{Layout, View};
+use super::view::{PixelLayout, View};
 use std::collections::BTreeMap;
 
 /// Below this size (CSS pixels) in width or height a part is rasterized.
@@ -108,7 +108,7 @@ fn stroke(color: Color, width: f64) -> Stroke {
 
 /// Draws the frame and reports what it drew.
 pub fn render(chart: &Chart, view: &View, opts: &Options, p: &mut dyn Painter) -> Frame {
-    let layout = Layout::new(chart, view);
+    let layout = PixelLayout::new(chart, view);
     let mut frame = Frame::default();
     p.clip(None);
     p.fill_rects(
@@ -158,7 +158,7 @@ fn draw_lane(
     chart: &Chart,
     view: &View,
     opts: &Options,
-    l: &Layout,
+    l: &PixelLayout,
     lane: usize,
     xticks: &[u64],
     p: &mut dyn Painter,
@@ -513,7 +513,7 @@ fn row_runs(raster: &[u16], cols: usize) -> usize {
 
 /// The part's rectangle in pixels, snapped to device pixels and clamped to a little
 /// beyond the chart (huge coordinates upset canvases).
-fn part_rect(l: &Layout, view: &View, lane: usize, q: &Part, clip: &Rect) -> Rect {
+fn part_rect(l: &PixelLayout, view: &View, lane: usize, q: &Part, clip: &Rect) -> Rect {
     let x0 = view.snap(l.x_of(view, f64::from(q.t0)).max(clip.x - 2.0));
     let x1 = view.snap(l.x_of(view, q.t1 as f64).min(clip.right() + 2.0));
     let y0 = view.snap(l.y_of(view, lane, q.a1 as f64).max(clip.y - 2.0));
@@ -551,7 +551,7 @@ fn cells(x: f64, w: f64, n: usize) -> (usize, usize) {
 /// A horizontal line across a lane's chart at address `a`; its row if visible.
 #[allow(clippy::too_many_arguments)]
 fn hline(
-    l: &Layout,
+    l: &PixelLayout,
     view: &View,
     lane: usize,
     a: f64,
@@ -580,7 +580,7 @@ fn hline(
 fn place_labels(
     chart: &Chart,
     view: &View,
-    l: &Layout,
+    l: &PixelLayout,
     lane: usize,
     drawn: &[Drawn],
     p: &mut dyn Painter,
@@ -670,7 +670,7 @@ fn fitting_text(name: &str, room: f64, p: &mut dyn Painter) -> Option<(String, f
 fn draw_strip(
     chart: &Chart,
     view: &View,
-    l: &Layout,
+    l: &PixelLayout,
     lane: usize,
     xticks: &[u64],
     p: &mut dyn Painter,

@@ -1,6 +1,6 @@
 //! The viewport: which clocks and which addresses are shown, and where each lane sits
 //! on the canvas. The core takes a CSS size and a device-pixel ratio and never asks
-//! the DOM; every data→pixel conversion goes through [`Layout`].
+//! the DOM; every data→pixel conversion goes through [`PixelLayout`].
 
 use super::chart::Chart;
 use super::paint::Rect;
@@ -48,7 +48,7 @@ impl View {
 
     /// Zooms time by `factor` (> 1 zooms in) keeping the clock under `x` fixed.
     pub fn zoom_time(&mut self, chart: &Chart, x: f64, factor: f64) {
-        let l = Layout::new(chart, self);
+        let l = PixelLayout::new(chart, self);
         let t = l.clock_at(self, x);
         let span = ((self.t1 - self.t0) / factor).clamp(0.5, chart.horizon as f64 * 4.0);
         let k = (t - self.t0) / (self.t1 - self.t0);
@@ -58,7 +58,7 @@ impl View {
 
     /// Zooms addresses by `factor` keeping the address under `y` fixed.
     pub fn zoom_address(&mut self, chart: &Chart, y: f64, factor: f64) {
-        let l = Layout::new(chart, self);
+        let l = PixelLayout::new(chart, self);
         let lane = l.lane_at(y).unwrap_or(0);
         let Some(b) = l.lanes.get(lane) else {
             return;
@@ -72,7 +72,7 @@ impl View {
 
     /// Moves the view by a drag of `(dx, dy)` CSS pixels.
     pub fn pan(&mut self, chart: &Chart, dx: f64, dy: f64) {
-        let l = Layout::new(chart, self);
+        let l = PixelLayout::new(chart, self);
         let dt = dx / l.plot_w.max(1.0) * (self.t1 - self.t0);
         self.t0 -= dt;
         self.t1 -= dt;
@@ -126,7 +126,7 @@ pub struct LaneBox {
 
 /// Pixel geometry of a frame.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Layout {
+pub struct PixelLayout {
     pub plot_x: f64,
     pub plot_w: f64,
     pub lanes: Vec<LaneBox>,
@@ -136,8 +136,8 @@ pub struct Layout {
     extents: Vec<f64>,
 }
 
-impl Layout {
-    pub fn new(chart: &Chart, view: &View) -> Layout {
+impl PixelLayout {
+    pub fn new(chart: &Chart, view: &View) -> PixelLayout {
         let n = chart.lanes.len().max(1);
         let plot_x = LEFT;
         let plot_w = (view.width - LEFT - RIGHT).max(10.0);
@@ -165,7 +165,7 @@ impl Layout {
             })
             .collect::<Vec<_>>();
         let axis_y = lanes.last().map_or(TOP, |b| b.strip.bottom());
-        Layout {
+        PixelLayout {
             plot_x,
             plot_w,
             lanes,

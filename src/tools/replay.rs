@@ -31,7 +31,7 @@
 //! `{space,offset,size,stride,length,count,allocated,component,limit,cont_offset,
 //! cont_size,wrap_offset,wrap_size,final_offset}`.
 
-use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId, SpaceId, Strategy};
+use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId, OptimizeStrategy, SpaceId};
 use crate::{Error, Result};
 use serde_json::{json, Map, Value};
 
@@ -282,8 +282,8 @@ impl Replay {
             }
             "optimize" => {
                 let s = match op.get("strategy") {
-                    Some(Value::String(s)) => Strategy::parse(s),
-                    Some(Value::Number(n)) => Strategy::parse(&n.to_string()),
+                    Some(Value::String(s)) => OptimizeStrategy::parse(s),
+                    Some(Value::Number(n)) => OptimizeStrategy::parse(&n.to_string()),
                     _ => None,
                 }
                 .ok_or_else(|| bad(at("strategy"), "expected a strategy name or 0..3"))?;

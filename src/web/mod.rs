@@ -133,7 +133,7 @@ impl Viewer {
     }
 
     /// Draws `bytes` (digits) as the capacity of file `i`'s first lane: the capacity
-    /// a planning report states for a buffer list (`planning::Report::capacity`).
+    /// a planning report states for a buffer list (`planning::PlanReport::capacity`).
     pub fn set_capacity(&mut self, i: usize, bytes: &str) {
         if let (Some(f), Ok(c)) = (self.files.get_mut(i), bytes.parse()) {
             f.chart.set_capacity(0, c);

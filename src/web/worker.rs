@@ -6,7 +6,7 @@
 
 use super::to_js;
 use crate::formats::wire;
-use crate::planning::{Report, Request, Session};
+use crate::planning::{PlanReport, Request, Session};
 use crate::strategies::{Budget, Progress};
 use crate::{check, stats};
 use serde::Serialize;
@@ -17,7 +17,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct Planner {
     session: Session,
-    report: Option<Report>,
+    report: Option<PlanReport>,
 }
 
 /// What the progress callback receives (byte counts as digits).
@@ -80,7 +80,7 @@ impl Planner {
         ))
     }
 
-    /// The last [`Planner::plan`]'s report (`planning::Report`), or null.
+    /// The last [`Planner::plan`]'s report (`planning::PlanReport`), or null.
     pub fn report(&self) -> JsValue {
         self.report.as_ref().map_or(JsValue::NULL, to_js)
     }

@@ -11,7 +11,7 @@
 
 use memplan::drivers::{self, Driver, DriverOptions};
 use memplan::formats::{self, wire, Export};
-use memplan::manager::Strategy as Optimize;
+use memplan::manager::OptimizeStrategy as Optimize;
 use memplan::scene::{self, Chart, RecordingPainter, View};
 use memplan::strategies::{self, Budget};
 
