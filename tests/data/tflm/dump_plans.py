@@ -17,9 +17,9 @@ reads its peak, then lets the interpreter go on. Nothing of TFLM is rebuilt.
 
 Run outside CI (needs gdb):
 
-    python3 -m venv /work/venvs/tflm
-    /work/venvs/tflm/bin/pip install tflite-micro==0.dev20261023182759
-    /work/venvs/tflm/bin/python tests/data/tflm/dump_plans.py [MODEL.tflite ...]
+    python3 -m venv ../venvs/tflm
+    ../venvs/tflm/bin/pip install tflite-micro==0.dev20261023182759
+    ../venvs/tflm/bin/python tests/data/tflm/dump_plans.py [MODEL.tflite ...]
 """
 
 import json

@@ -4,9 +4,9 @@ no download), with the real TensorFlow converter.
 Run outside CI, in a venv of its own (TensorFlow is large; CI reads only the .tflite
 files this writes):
 
-    python3 -m venv /work/venvs/tf
-    /work/venvs/tf/bin/pip install tensorflow-cpu==2.21.0
-    /work/venvs/tf/bin/python tests/data/tflm/make_models.py
+    python3 -m venv ../venvs/tf
+    ../venvs/tf/bin/pip install tensorflow-cpu==2.21.0
+    ../venvs/tf/bin/python tests/data/tflm/make_models.py
 
 Each model has branches whose tensors outlive their neighbours (residual adds,
 concatenations of earlier layers): the shapes where the order TFLM's greedy planner
