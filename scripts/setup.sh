@@ -4,7 +4,8 @@
 #   build   — wasm32 target, wasm-bindgen-cli pinned to Cargo.toml's wasm-bindgen, npm packages
 #             (playwright-core, binaryen: the build's wasm-opt)
 #   browser — Debian's chromium (for the end-to-end tests)
-#   python  — .venv with the real aidge_core 0.10.1 wheels (parity tests, export-cpp builds)
+#   python  — .venv with the real aidge_core 0.10.1 wheels (parity tests, export-cpp builds),
+#             tflite-micro (tests/parity/tflm_diff.py)
 #             and memplan's own Python package built into it (`pip install -e .`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +46,12 @@ setup_python() {
     .venv/bin/pip install -q --disable-pip-version-check \
       aidge-core==0.10.1 aidge-backend-cpu==0.10.1 aidge-onnx==0.10.1 aidge-export-cpp==0.10.1 \
       "maturin>=1.7,<2"
+  fi
+  # TFLite Micro's own interpreter (4 MB, no TensorFlow): tests/parity/tflm_diff.py runs
+  # memplan's offline plans in it, and memplan.tflm reads .tflite files with its schema.
+  if ! .venv/bin/python -c 'import tflite_micro' 2>/dev/null; then
+    say "adding tflite-micro to .venv"
+    .venv/bin/pip install -q --disable-pip-version-check tflite-micro==0.dev20261023182759
   fi
   # memplan's Python package, editable: python/memplan is the package and the compiled
   # module lands beside it. Re-run every time so the module follows the Rust sources

@@ -10,6 +10,9 @@ a source checkout). ``memplan.aidge`` connects it to Eclipse Aidge 0.10.1:
   ``generate_optimized_memory_info`` with memplan's placement;
 - ``memplan.aidge.patch_export(strategy="best")``: makes
   ``aidge_core.export_utils.export`` (and ``aidge_export_cpp.export``) use it.
+
+``memplan.tflm`` does the same for TensorFlow Lite Micro: ``apply_plan(model_bytes)``
+writes memplan's plan into the model's ``OfflineMemoryAllocation`` metadata.
 """
 
 __version__ = "0.1.0"

@@ -13,6 +13,7 @@ pub mod export_cpp;
 pub mod header;
 pub mod mem_info;
 pub mod memplan_json;
+pub mod tflm;
 pub mod wire;
 
 use crate::model::{BufferList, Plan};
@@ -38,6 +39,8 @@ pub enum Format {
     AidgePlanes,
     /// MiniMalloc CSV `id,lower,upper,size[,offset]`.
     Csv,
+    /// TensorFlow Lite Micro's `GreedyMemoryPlanner::PrintMemoryPlan()` output.
+    TflmPlan,
 }
 
 impl fmt::Display for Format {
@@ -47,6 +50,7 @@ impl fmt::Display for Format {
             Format::AidgeLog(d) => write!(f, "{d}"),
             Format::AidgePlanes => f.write_str("Aidge planes.json"),
             Format::Csv => f.write_str("MiniMalloc CSV"),
+            Format::TflmPlan => f.write_str("TFLite Micro PrintMemoryPlan"),
         }
     }
 }
@@ -96,6 +100,16 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
     let lower = file_name.to_ascii_lowercase();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         return load_json(text);
+    }
+    if tflm::looks_like_dump(text) {
+        let (buffers, warnings) = tflm::read(text)?;
+        return Ok(Document {
+            format: Format::TflmPlan,
+            plan: None,
+            schedule: None,
+            buffers: Some(buffers),
+            warnings,
+        });
     }
     if lower.ends_with(".csv") || csv::looks_like_csv(text) {
         let (buffers, warnings) = csv::read(text, &csv::CsvOptions::for_file(file_name))?;
