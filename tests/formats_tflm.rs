@@ -5,7 +5,7 @@
 //! memplan's re-placement against them.
 
 use memplan::formats::{self, Document, Format};
-use memplan::planning::Session;
+use memplan::planning::{Request, Session};
 use memplan::strategies::Budget;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tflm");
@@ -57,7 +57,7 @@ fn every_buffer_is_where_tflm_put_it() {
         let doc = load(model, &text);
         assert_eq!(doc.format, Format::TflmPlan, "{model}");
         assert!(doc.warnings.is_empty(), "{model}: {:?}", doc.warnings);
-        let plan = formats::resolve_plan(&doc).unwrap();
+        let plan = memplan::planning::resolve(&doc).unwrap();
         let report = memplan::check::check(&plan);
         assert!(report.is_valid(), "{model}: {:?}", report.problems);
         let expected = by_hand(&text);
@@ -90,7 +90,7 @@ fn every_buffer_is_where_tflm_put_it() {
 fn a_few_buffers_of_resnet_tiny_as_printed() {
     // `1 (id=1): size=16384, offset=32768, first_used=1 last_used=4` and the scratch
     // buffer `* (id=15): size=96, offset=6144, first_used=12 last_used=12`.
-    let plan = formats::resolve_plan(&load("resnet_tiny", &text("resnet_tiny"))).unwrap();
+    let plan = memplan::planning::resolve(&load("resnet_tiny", &text("resnet_tiny"))).unwrap();
     let lasts = plan.plane_last_lives();
     let at = |i: usize| {
         let s = &plan.spaces[plan.planes[i].space];
@@ -105,7 +105,7 @@ fn a_few_buffers_of_resnet_tiny_as_printed() {
 fn the_peak_is_the_figure_tflm_reports() {
     for model in MODELS {
         let text = text(model);
-        let plan = formats::resolve_plan(&load(model, &text)).unwrap();
+        let plan = memplan::planning::resolve(&load(model, &text)).unwrap();
         let f = figures(model);
         assert_eq!(plan.peak(), f["planner_peak"].as_u64().unwrap(), "{model}");
         assert_eq!(plan.peak(), f["arena"]["head"].as_u64().unwrap(), "{model}");
@@ -133,7 +133,9 @@ fn memplan_places_the_same_buffers_in_less_where_tflm_leaves_holes() {
     for model in MODELS {
         let name = format!("{model}.plan.txt");
         let mut session = Session::open(&name, text(model).as_bytes()).unwrap();
-        let (plan, report) = session.plan("best", &Budget::millis(2000)).unwrap();
+        let (plan, report) = session
+            .plan(&Request::new("best", Budget::millis(2000)).unwrap())
+            .unwrap();
         assert!(memplan::check::check(&plan).is_valid(), "{model}");
         let tflm = figures(model)["planner_peak"].as_u64().unwrap();
         let stats = memplan::stats::stats(&plan);

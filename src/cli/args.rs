@@ -89,6 +89,10 @@ pub struct ConvertArgs {
     /// header, mem-info, export-cpp (aidge-export-cpp's `*_MEM_*` layer macros).
     #[arg(long)]
     pub format: Option<String>,
+    /// An ONNX model's symbolic input dims, as NAME=N (e.g. `--dims batch=1,sequence=128`);
+    /// those not given are 1.
+    #[arg(long, value_delimiter = ',')]
+    pub dims: Vec<String>,
 }
 
 /// Aidge 0.10.1's three memory generators.

@@ -146,7 +146,11 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             .in_file(&out)
         })?,
     };
-    let doc = read(&a.file)?;
+    let doc = if a.dims.is_empty() {
+        read(&a.file)?
+    } else {
+        read_onnx(&a.file, &a.dims)?
+    };
     let text = planning::export(&doc, export).map_err(|e| {
         if e.file.is_some() {
             e
@@ -156,6 +160,27 @@ fn convert(a: ConvertArgs) -> Result<u8> {
     })?;
     write_out(&a.output, &text)?;
     Ok(OK)
+}
+
+/// An ONNX model read with the symbolic dims given as `NAME=N`.
+fn read_onnx(path: &Path, dims: &[String]) -> Result<Document> {
+    let name = display(path);
+    let dims = dims
+        .iter()
+        .map(|d| {
+            let (k, v) = d.split_once('=').unwrap_or((d, ""));
+            match v.trim().parse::<u64>() {
+                Ok(n) if n > 0 => Ok((k.trim().to_string(), n)),
+                _ => Err(Error::whole(format!(
+                    "--dims `{d}`: expected NAME=N with N a positive integer"
+                ))),
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
+    let schedule = formats::onnx::read(&bytes, &dims).map_err(|e| e.in_file(&name))?;
+    Ok(Document::of_schedule(schedule))
 }
 
 fn plan(a: PlanArgs) -> Result<u8> {

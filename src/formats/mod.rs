@@ -13,6 +13,8 @@ pub mod export_cpp;
 pub mod header;
 pub mod mem_info;
 pub mod memplan_json;
+#[cfg(feature = "onnx")]
+pub mod onnx;
 pub mod tflm;
 pub mod wire;
 
@@ -41,6 +43,8 @@ pub enum Format {
     Csv,
     /// TensorFlow Lite Micro's `GreedyMemoryPlanner::PrintMemoryPlan()` output.
     TflmPlan,
+    /// An ONNX model, read into the schedule Aidge 0.10.1 gives it (`onnx`).
+    Onnx,
 }
 
 impl fmt::Display for Format {
@@ -51,6 +55,7 @@ impl fmt::Display for Format {
             Format::AidgePlanes => f.write_str("Aidge planes.json"),
             Format::Csv => f.write_str("MiniMalloc CSV"),
             Format::TflmPlan => f.write_str("TFLite Micro PrintMemoryPlan"),
+            Format::Onnx => f.write_str("ONNX model"),
         }
     }
 }
@@ -72,6 +77,17 @@ impl Document {
         Document::plan(Format::Memplan, plan)
     }
 
+    /// A document holding only a schedule read from an ONNX model.
+    pub fn of_schedule(schedule: crate::schedule::Schedule) -> Self {
+        Document {
+            format: Format::Onnx,
+            plan: None,
+            schedule: Some(schedule),
+            buffers: None,
+            warnings: Vec::new(),
+        }
+    }
+
     fn plan(format: Format, plan: Plan) -> Self {
         Document {
             format,
@@ -90,6 +106,9 @@ pub fn load(file_name: &str, bytes: &[u8]) -> Result<Document> {
 }
 
 fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
+    if let Some(doc) = load_onnx(file_name, bytes) {
+        return doc;
+    }
     let text = as_text(bytes)?;
     let trimmed = text.trim_start();
     if trimmed.is_empty() {
@@ -123,6 +142,32 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
     }
     let (plan, dialect) = aidge_log::read(text)?;
     Ok(Document::plan(Format::AidgeLog(dialect), plan))
+}
+
+/// An ONNX model (a binary `.onnx`; a `.onnx` name over JSON text is the page's
+/// converted model) as the schedule Aidge gives it, its symbolic dims at their
+/// defaults. The page's main wasm module does not carry the reader: it converts
+/// models in its lazily loaded ONNX module first.
+fn load_onnx(file_name: &str, bytes: &[u8]) -> Option<Result<Document>> {
+    let is_json = bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{');
+    if is_json || !onnx_named(file_name, bytes) {
+        return None;
+    }
+    #[cfg(all(feature = "onnx", not(target_arch = "wasm32")))]
+    return Some(onnx::read(bytes, &[]).map(Document::of_schedule));
+    #[allow(unreachable_code)]
+    Some(Err(Error::whole(
+        "an ONNX model: this build of memplan reads none (build with the `onnx` feature, \
+         or drop it on the page, which converts it in its ONNX module)",
+    )))
+}
+
+fn onnx_named(file_name: &str, bytes: &[u8]) -> bool {
+    file_name.to_ascii_lowercase().ends_with(".onnx")
+        || matches!(bytes, [0x08, v, ..] if *v > 0 && *v < 0x20)
 }
 
 fn load_json(text: &str) -> Result<Document> {

@@ -1,0 +1,478 @@
+//! ONNX models (`.onnx`): the schedule document Aidge 0.10.1 would give for the model,
+//! without Aidge. It reproduces, for a fixed input shape, what
+//! `python/memplan/aidge/exporter.py` writes after `aidge_onnx.load_onnx`,
+//! `set_datatype(float32)`, `forward_dims` and `SequentialScheduler.generate_scheduling`:
+//! node names as aidge_onnx gives them, Aidge's operator mapping (padded convolutions
+//! and poolings become `Padded*` meta-operators, Gemm becomes FC, ...), each output's
+//! bytes, readers and parameter readers, each data input's required and protected data
+//! as aidge_backend_cpu's kernels answer them, and the scheduler's order (Aidge runs
+//! its consumers in waves; inside a wave its order is that of pointers, arbitrary, and
+//! memplan takes the file's). Parity with the real wheels: tests/parity/onnx_diff.py.
+//!
+//! Only what the plan needs is read: the graph, the initializers' dims (their bytes stay
+//! slices of the file) and the integer constants Reshape takes. Operators memplan does
+//! not know are refused by name ([`ops::KNOWN`]); so are models whose weights live in
+//! external files.
+
+mod graph;
+mod ops;
+mod proto;
+
+use crate::schedule::{Consumer, Input, Node, Output, Port, Schedule};
+use crate::{Error, Result};
+use graph::{Attrs, Def, Value};
+use ops::{Category, Protect};
+use prost::Message;
+
+pub use ops::KNOWN;
+
+/// A symbolic dimension of the graph inputs (`batch`, `sequence`), which the user
+/// fixes before planning.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SymbolicDim {
+    /// The name the model gives it (`dim_param`), or `input[axis]` when it has none.
+    pub name: String,
+    /// The value used when the user gives none: 1.
+    pub default: u64,
+    /// The graph inputs that carry it, as `name[axis]`.
+    pub used_by: Vec<String>,
+}
+
+fn decode(bytes: &[u8]) -> Result<proto::GraphProto> {
+    let model = proto::ModelProto::decode(prost::bytes::Bytes::copy_from_slice(bytes))
+        .map_err(|e| Error::whole(format!("not a valid ONNX model (protobuf: {e})")))?;
+    let graph = model
+        .graph
+        .ok_or_else(|| Error::whole("not an ONNX model: it has no graph (ModelProto.graph)"))?;
+    if graph.node.is_empty() {
+        return Err(Error::whole("the ONNX model's graph has no nodes"));
+    }
+    Ok(graph)
+}
+
+/// The symbolic dimensions of the model's inputs, in order of first use.
+pub fn symbolic_dims(bytes: &[u8]) -> Result<Vec<SymbolicDim>> {
+    let graph = decode(bytes)?;
+    let mut out: Vec<SymbolicDim> = Vec::new();
+    for v in graph::data_inputs(&graph) {
+        let name = v.name.clone().unwrap_or_default();
+        for (axis, d) in input_shape(v).unwrap_or_default().iter().enumerate() {
+            if d.dim_value.is_some_and(|x| x > 0) {
+                continue;
+            }
+            let key = symbol(&name, axis, d);
+            let at = format!("{name}[{axis}]");
+            match out.iter_mut().find(|s| s.name == key) {
+                Some(s) => s.used_by.push(at),
+                None => out.push(SymbolicDim {
+                    name: key,
+                    default: 1,
+                    used_by: vec![at],
+                }),
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn input_shape(v: &proto::ValueInfoProto) -> Option<&[proto::Dimension]> {
+    let t = v.r#type.as_ref()?.tensor_type.as_ref()?;
+    Some(&t.shape.as_ref()?.dim)
+}
+
+fn symbol(input: &str, axis: usize, d: &proto::Dimension) -> String {
+    match d.dim_param.as_deref() {
+        Some(p) if !p.is_empty() => p.to_string(),
+        _ => format!("{input}[{axis}]"),
+    }
+}
+
+/// Reads a model into the schedule document Aidge 0.10.1 gives for it, with the
+/// symbolic dimensions fixed by `dims` (name, value); the others take their default.
+pub fn read(bytes: &[u8], dims: &[(String, u64)]) -> Result<Schedule> {
+    let graph = decode(bytes)?;
+    Builder::new(&graph, dims)?.schedule()
+}
+
+/// Where a value of the graph comes from, in Aidge's graph.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// A graph input: Aidge's input is left unconnected.
+    GraphInput,
+    /// Output `o` of Aidge node `n` (index in [`Builder::nodes`]).
+    Node(usize, usize),
+}
+
+struct Builder<'g> {
+    graph: &'g proto::GraphProto,
+    uses: Vec<Vec<Option<Def>>>,
+    inputs: Vec<Value>,
+    inits: Vec<Value>,
+    /// Per ONNX node: its Aidge op (None for Constant) and its output values.
+    ops: Vec<Option<ops::AidgeOp>>,
+    outs: Vec<Vec<Value>>,
+}
+
+fn external(t: &proto::TensorProto) -> bool {
+    t.data_location == Some(1) || !t.external_data.is_empty()
+}
+
+fn refuse_external(what: &str, name: &str, t: &proto::TensorProto) -> Result<()> {
+    if external(t) {
+        let file = t
+            .external_data
+            .iter()
+            .find(|e| e.key.as_deref() == Some("location"))
+            .and_then(|e| e.value.clone())
+            .unwrap_or_default();
+        return Err(Error::whole(format!(
+            "{what} '{name}' is stored as external data (in '{file}'): memplan reads \
+             self-contained .onnx files only (save the model with \
+             onnx.save_model(model, path, save_as_external_data=False), under 2 GB)"
+        )));
+    }
+    Ok(())
+}
+
+impl<'g> Builder<'g> {
+    fn new(graph: &'g proto::GraphProto, dims: &[(String, u64)]) -> Result<Self> {
+        let mut inits = Vec::with_capacity(graph.initializer.len());
+        for t in &graph.initializer {
+            let name = t.name.clone().unwrap_or_default();
+            refuse_external("initializer", &name, t)?;
+            let d = graph::tensor_dims(t).ok_or_else(|| {
+                Error::whole(format!(
+                    "initializer '{name}' has a negative dim {:?}",
+                    t.dims
+                ))
+            })?;
+            inits.push(Value {
+                dims: d,
+                values: graph::tensor_ints(t),
+            });
+        }
+        let mut inputs = Vec::new();
+        for v in graph::data_inputs(graph) {
+            let name = v.name.clone().unwrap_or_default();
+            let shape = input_shape(v)
+                .ok_or_else(|| Error::whole(format!("graph input '{name}' has no tensor shape")))?;
+            let d = shape
+                .iter()
+                .enumerate()
+                .map(|(axis, d)| match d.dim_value {
+                    Some(x) if x > 0 => x as u64,
+                    _ => {
+                        let key = symbol(&name, axis, d);
+                        dims.iter()
+                            .find(|(k, _)| *k == key)
+                            .map(|(_, v)| *v)
+                            .unwrap_or(1)
+                    }
+                })
+                .collect();
+            inputs.push(Value {
+                dims: d,
+                values: None,
+            });
+        }
+        let uses = graph::uses(graph).map_err(Error::whole)?;
+        let mut b = Builder {
+            graph,
+            uses,
+            inputs,
+            inits,
+            ops: Vec::new(),
+            outs: Vec::new(),
+        };
+        b.infer()?;
+        Ok(b)
+    }
+
+    fn value(&self, def: Def) -> &Value {
+        match def {
+            Def::Input(i) => &self.inputs[i],
+            Def::Init(i) => &self.inits[i],
+            Def::Node(n, o) => &self.outs[n][o],
+        }
+    }
+
+    /// Converts every node in file order (a valid ONNX graph is topologically sorted).
+    fn infer(&mut self) -> Result<()> {
+        for (n, node) in self.graph.node.iter().enumerate() {
+            let op_type = node.op_type.as_deref().unwrap_or("");
+            let name = node.name.as_deref().unwrap_or("");
+            let fail =
+                |why: String| Error::whole(format!("node '{name}' (op type {op_type}): {why}"));
+            if !matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx")) {
+                return Err(fail(format!(
+                    "operators of domain '{}' are not known to memplan",
+                    node.domain.as_deref().unwrap_or("")
+                )));
+            }
+            if op_type == "Constant" {
+                let t = Attrs(&node.attribute).tensor("value").ok_or_else(|| {
+                    fail("only a Constant with a tensor `value` is supported".into())
+                })?;
+                refuse_external("Constant", name, t)?;
+                let dims = graph::tensor_dims(t).ok_or_else(|| fail("negative dims".into()))?;
+                self.ops.push(None);
+                self.outs.push(vec![Value {
+                    dims,
+                    values: graph::tensor_ints(t),
+                }]);
+                continue;
+            }
+            let ins: Vec<Option<&Value>> = self.uses[n]
+                .iter()
+                .map(|d| d.map(|d| self.value(d)))
+                .collect();
+            let op = ops::convert(op_type, &Attrs(&node.attribute), &ins).map_err(fail)?;
+            let outs: Vec<Value> = op
+                .outputs
+                .iter()
+                .map(|(d, _)| Value {
+                    dims: d.clone(),
+                    values: None,
+                })
+                .collect();
+            self.ops.push(Some(op));
+            self.outs.push(outs);
+        }
+        // An ONNX output that Aidge's node lacks must not be read.
+        for (n, row) in self.uses.iter().enumerate() {
+            for d in row.iter().flatten() {
+                if let Def::Node(m, o) = *d {
+                    if o >= self.outs[m].len() {
+                        let node = &self.graph.node[m];
+                        return Err(Error::whole(format!(
+                            "node '{}' (op type {}): its output {o} is read by node '{}', but \
+                             Aidge's operator has {} output(s)",
+                            node.name.as_deref().unwrap_or(""),
+                            node.op_type.as_deref().unwrap_or(""),
+                            self.graph.node[n].name.as_deref().unwrap_or(""),
+                            self.outs[m].len()
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The schedule: Producers first (used initializers in file order, then Constant
+    /// nodes), then the operators in the scheduler's waves.
+    fn schedule(&self) -> Result<Schedule> {
+        let g = self.graph;
+        let mut used_init = vec![false; self.inits.len()];
+        let mut used_node = vec![false; g.node.len()];
+        let mut readers = vec![0usize; self.inputs.len()];
+        for row in &self.uses {
+            for d in row.iter().flatten() {
+                match *d {
+                    Def::Init(i) => used_init[i] = true,
+                    Def::Node(m, _) => used_node[m] = true,
+                    Def::Input(i) => readers[i] += 1,
+                }
+            }
+        }
+        let outputs: Vec<Option<Def>> = self.graph_outputs();
+        for (i, v) in graph::data_inputs(g).iter().enumerate() {
+            let is_output = outputs.contains(&Some(Def::Input(i)));
+            if readers[i] > 1 || is_output {
+                return Err(Error::whole(format!(
+                    "graph input '{}' is read by {} nodes{}: Aidge inserts an Identity node \
+                     there, which memplan does not model yet",
+                    v.name.as_deref().unwrap_or(""),
+                    readers[i],
+                    if is_output {
+                        " and is a graph output"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+        }
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut init_node = vec![usize::MAX; self.inits.len()];
+        let mut op_node = vec![usize::MAX; g.node.len()];
+        let producer = |name: String, v: &Value| Node {
+            name,
+            kind: "Producer".into(),
+            producer: true,
+            inputs: Vec::new(),
+            outputs: vec![output(&v.dims, 4, tag(v.dims.len(), v.dims.len()))],
+        };
+        for (i, t) in g.initializer.iter().enumerate() {
+            if used_init[i] {
+                init_node[i] = nodes.len();
+                nodes.push(producer(
+                    graph::aidge_name(t.name.as_deref().unwrap_or("")),
+                    &self.inits[i],
+                ));
+            }
+        }
+        for (n, node) in g.node.iter().enumerate() {
+            if self.ops[n].is_none() && used_node[n] {
+                op_node[n] = nodes.len();
+                nodes.push(producer(graph::node_name(node), &self.outs[n][0]));
+            }
+        }
+        for n in self.wave_order() {
+            let (node, op) = (&g.node[n], self.ops[n].as_ref().expect("ops only"));
+            op_node[n] = nodes.len();
+            let rank = self.primary_rank(n);
+            nodes.push(Node {
+                name: if op.named {
+                    graph::node_name(node)
+                } else {
+                    String::new()
+                },
+                kind: op.kind.clone(),
+                producer: false,
+                inputs: Vec::new(),
+                outputs: op
+                    .outputs
+                    .iter()
+                    .map(|(d, eb)| output(d, *eb, tag(rank, d.len())))
+                    .collect(),
+            });
+        }
+        let source = |d: Def| match d {
+            Def::Input(_) => Source::GraphInput,
+            Def::Init(i) => Source::Node(init_node[i], 0),
+            Def::Node(m, o) => Source::Node(op_node[m], o),
+        };
+        // Edges in file order, as aidge_onnx adds them (each output's readers in order).
+        for (n, row) in self.uses.iter().enumerate() {
+            let Some(op) = &self.ops[n] else { continue };
+            let me = op_node[n];
+            for (def, cat) in row.iter().zip(&op.inputs) {
+                match cat {
+                    Category::Data => {
+                        let index = nodes[me].inputs.len();
+                        let elems = def.map_or(0, |d| self.value(d).dims.iter().product::<u64>());
+                        let protected = match op.protect.get(index).copied().unwrap_or(Protect::All)
+                        {
+                            Protect::None => 0,
+                            Protect::All => elems,
+                            Protect::Padding(p) => p,
+                        };
+                        let parent = match def.map(source) {
+                            Some(Source::Node(p, o)) => {
+                                nodes[p].outputs[o].consumers.push(Consumer {
+                                    node: me,
+                                    input: index,
+                                });
+                                Some(Port { node: p, output: o })
+                            }
+                            _ => None,
+                        };
+                        nodes[me].inputs.push(Input {
+                            parent,
+                            required_data: elems,
+                            required_protected: protected,
+                        });
+                    }
+                    Category::Param => {
+                        if let Some(Source::Node(p, o)) = def.map(source) {
+                            let readers = &mut nodes[p].outputs[o].param_readers;
+                            if !readers.contains(&me) {
+                                readers.push(me);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for d in outputs.into_iter().flatten() {
+            if let Def::Node(m, o) = d {
+                if self.ops[m].is_some() {
+                    nodes[op_node[m]].outputs[o].graph_output = true;
+                }
+            }
+        }
+        let schedule = Schedule { nodes };
+        schedule.validate()?;
+        Ok(schedule)
+    }
+
+    fn graph_outputs(&self) -> Vec<Option<Def>> {
+        // The definition each graph output names, found as a node input would be.
+        let mut last: std::collections::HashMap<&str, Def> = std::collections::HashMap::new();
+        for (i, v) in graph::data_inputs(self.graph).iter().enumerate() {
+            last.insert(v.name.as_deref().unwrap_or(""), Def::Input(i));
+        }
+        for (n, node) in self.graph.node.iter().enumerate() {
+            for (o, name) in node.output.iter().enumerate() {
+                last.insert(name, Def::Node(n, o));
+            }
+        }
+        self.graph
+            .output
+            .iter()
+            .map(|v| last.get(v.name.as_deref().unwrap_or("")).copied())
+            .filter(|d| !matches!(d, Some(Def::Node(m, o)) if *o >= self.outs[*m].len()))
+            .collect()
+    }
+
+    /// Rank of the node's first named input (aidge_onnx sets the node's data format
+    /// from it: 4 → nchw, 3 → ncw).
+    fn primary_rank(&self, n: usize) -> usize {
+        self.uses[n]
+            .iter()
+            .flatten()
+            .next()
+            .map_or(0, |&d| self.value(d).dims.len())
+    }
+
+    /// Aidge's SequentialScheduler runs, in each pass, every consumer whose parents
+    /// have all run: a node runs in the pass after its latest operator parent
+    /// (Producers and graph inputs are there from the start). Inside a pass, file order.
+    fn wave_order(&self) -> Vec<usize> {
+        let mut wave = vec![0usize; self.graph.node.len()];
+        let mut order = Vec::new();
+        for (n, row) in self.uses.iter().enumerate() {
+            if self.ops[n].is_none() {
+                continue;
+            }
+            wave[n] = row
+                .iter()
+                .flatten()
+                .filter_map(|d| match *d {
+                    Def::Node(m, _) if self.ops[m].is_some() => Some(wave[m] + 1),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            order.push(n);
+        }
+        order.sort_by_key(|&n| wave[n]);
+        order
+    }
+}
+
+/// Aidge's data format tag of an output of rank `rank` of a node whose data format was
+/// set from a primary input of rank `node_rank`.
+fn tag(node_rank: usize, rank: usize) -> String {
+    match (node_rank, rank) {
+        (4, 4) => "nchw",
+        (3, 3) => "ncw",
+        _ => "default",
+    }
+    .into()
+}
+
+fn output(dims: &[u64], element_bytes: u64, data_format: String) -> Output {
+    let elems: u64 = dims.iter().product();
+    Output {
+        dims: dims.to_vec(),
+        element_bytes,
+        bytes: elems * element_bytes,
+        required_memory: elems,
+        consumers: Vec::new(),
+        param_readers: Vec::new(),
+        graph_output: false,
+        data_format,
+        token_based: false,
+    }
+}

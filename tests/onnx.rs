@@ -1,0 +1,190 @@
+//! ONNX models read as Aidge 0.10.1 reads them (`formats::onnx`), planned through
+//! the same path as a dropped export. The facts asserted here (names, Aidge types,
+//! protected data) are those tests/parity/onnx_diff.py checks against the real wheels
+//! on the same model; here they guard the reader without Python.
+
+use assert_cmd::Command;
+use memplan::check::check;
+use memplan::drivers::{self, Driver, DriverOptions};
+use memplan::formats::{self, Format};
+use memplan::planning::{Request, Session};
+use memplan::schedule::Schedule;
+use memplan::strategies::Budget;
+use std::path::{Path, PathBuf};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/onnx")
+        .join(name)
+}
+
+fn tiny() -> Schedule {
+    let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
+    let doc = formats::load("tiny_cnn.onnx", &bytes).unwrap();
+    assert_eq!(doc.format, Format::Onnx);
+    doc.schedule.unwrap()
+}
+
+fn node<'a>(s: &'a Schedule, name: &str) -> &'a memplan::schedule::Node {
+    s.nodes
+        .iter()
+        .find(|n| n.name == name)
+        .unwrap_or_else(|| panic!("no node {name}"))
+}
+
+#[test]
+fn a_model_reads_as_aidge_names_and_maps_it() {
+    let s = tiny();
+    // Producers first (weights, Clip's bounds), then the operators.
+    let first_op = s.nodes.iter().position(|n| !n.producer).unwrap();
+    assert!(s.nodes[first_op..].iter().all(|n| !n.producer));
+    assert!(s.nodes[..first_op].iter().all(|n| n.kind == "Producer"));
+    // A padded Conv is Aidge's PaddedConv2D; its Pad protects the padding only.
+    let stem = node(&s, "stem_Conv");
+    assert_eq!(stem.kind, "PaddedConv2D");
+    assert_eq!(stem.inputs[0].required_data, 3 * 16 * 16);
+    assert_eq!(stem.inputs[0].required_protected, 3 * 18 * 18 - 3 * 16 * 16);
+    assert_eq!(stem.outputs[0].dims, vec![1, 8, 16, 16]);
+    assert_eq!(stem.outputs[0].data_format, "nchw");
+    // MaxPooling2D has Aidge's second (int64 indices) output, unread.
+    let pool = node(&s, "pool_MaxPool");
+    assert_eq!(pool.kind, "MaxPooling2D");
+    assert_eq!(pool.outputs.len(), 2);
+    assert_eq!(pool.outputs[1].bytes, 8 * 8 * 8 * 8);
+    assert!(pool.outputs[1].consumers.is_empty());
+    // A depth-wise Conv, a Clip (which aidge_onnx leaves nameless), a node named by
+    // its output, Gemm as FC (the graph output, protecting its whole input).
+    assert_eq!(node(&s, "dw_Conv").kind, "PaddedConvDepthWise2D");
+    assert!(s
+        .nodes
+        .iter()
+        .any(|n| n.kind == "Clip" && n.name.is_empty()));
+    assert_eq!(node(&s, "gate_Mul_output_0").kind, "Mul");
+    let fc = node(&s, "fc_Gemm");
+    assert_eq!(fc.kind, "FC");
+    assert!(fc.outputs[0].graph_output);
+    assert_eq!(fc.inputs[0].required_protected, fc.inputs[0].required_data);
+    assert_eq!(fc.inputs.len(), 1, "weight and bias are parameters");
+    let weight = node(&s, "fc_weight");
+    assert_eq!(
+        weight.outputs[0].param_readers,
+        vec![s.nodes.iter().position(|n| n.name == "fc_Gemm").unwrap()]
+    );
+    assert_eq!(node(&s, "Flatten").outputs[0].data_format, "default");
+}
+
+#[test]
+fn every_driver_and_strategy_plans_it_validly() {
+    let s = tiny();
+    for driver in [Driver::MultipleMems, Driver::Memory, Driver::AutoConcat] {
+        for wrap in [false, true] {
+            let opts = DriverOptions {
+                driver,
+                wrap_around: wrap,
+                ..DriverOptions::default()
+            };
+            let plan = drivers::generate(&s, &opts).unwrap();
+            let report = check(&plan);
+            assert!(report.is_valid(), "{driver:?} wrap={wrap}: {report:?}");
+        }
+    }
+    let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
+    let mut session = Session::open("tiny_cnn.onnx", &bytes).unwrap();
+    let ask = |choice: &str| Request::new(choice, Budget::millis(500)).unwrap();
+    let (aidge, aidge_report) = session.plan(&ask("aidge")).unwrap();
+    let (best, report) = session.plan(&ask("best")).unwrap();
+    assert!(check(&aidge).is_valid() && check(&best).is_valid());
+    let peak = |r: &memplan::planning::PlanReport| r.peak.parse::<u64>().unwrap();
+    assert!(peak(&report) <= peak(&aidge_report));
+    assert!(peak(&report) >= report.lower_bound.parse::<u64>().unwrap());
+    for strategy in ["greedy-size", "search"] {
+        let (plan, _) = session.plan(&ask(strategy)).unwrap();
+        assert!(check(&plan).is_valid(), "{strategy}");
+    }
+}
+
+#[test]
+fn symbolic_dims_take_the_values_given() {
+    let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
+    let dims = formats::onnx::symbolic_dims(&bytes).unwrap();
+    assert_eq!(dims.len(), 1);
+    assert_eq!((dims[0].name.as_str(), dims[0].default), ("N", 1));
+    assert_eq!(dims[0].used_by, vec!["input[0]".to_string()]);
+    let one = formats::onnx::read(&bytes, &[]).unwrap();
+    let four = formats::onnx::read(&bytes, &[("N".into(), 4)]).unwrap();
+    let stem = |s: &Schedule| node(s, "stem_Conv").outputs[0].bytes;
+    assert_eq!(stem(&four), 4 * stem(&one));
+}
+
+fn memplan() -> Command {
+    Command::cargo_bin("memplan").unwrap()
+}
+
+#[test]
+fn cli_converts_and_plans_onnx() {
+    let out =
+        std::env::temp_dir().join(format!("memplan-onnx-{}.memplan.json", std::process::id()));
+    memplan()
+        .args(["convert", data("tiny_cnn.onnx").to_str().unwrap(), "-o"])
+        .arg(&out)
+        .args(["--dims", "N=2"])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let doc = formats::load("x.memplan.json", text.as_bytes()).unwrap();
+    assert_eq!(
+        node(doc.schedule.as_ref().unwrap(), "stem_Conv").outputs[0].dims,
+        vec![2, 8, 16, 16]
+    );
+    let stats = memplan()
+        .args(["stats", "--json", data("tiny_cnn.onnx").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(stats.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    assert_eq!(v["format"], "ONNX model");
+    memplan()
+        .args([
+            "plan",
+            data("tiny_cnn.onnx").to_str().unwrap(),
+            "--strategy",
+            "best",
+            "-o",
+            "-",
+        ])
+        .assert()
+        .success();
+    std::fs::remove_file(out).ok();
+}
+
+#[test]
+fn bad_models_get_clear_messages() {
+    let run = |file: &str| {
+        let out = memplan()
+            .args(["stats", data(file).to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let e = run("external_data.onnx");
+    assert!(
+        e.contains("external_data.onnx")
+            && e.contains("external data")
+            && e.contains("tiny_cnn.weights"),
+        "{e}"
+    );
+    let e = run("unknown_op.onnx");
+    assert!(
+        e.contains("node '/dw/Sigmoid' (op type Tanh)") && e.contains("does not know"),
+        "{e}"
+    );
+    // Truncated or garbage bytes under an .onnx name: a message, never a panic.
+    let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
+    for cut in [1, 7, 100, bytes.len() / 2, bytes.len() - 1] {
+        let r = formats::load("cut.onnx", &bytes[..cut]);
+        assert!(r.is_err(), "cut at {cut}");
+    }
+    let e = formats::load("x.onnx", b"\x08\x07garbage").unwrap_err();
+    assert!(e.to_string().starts_with("x.onnx: "), "{e}");
+}

@@ -1,0 +1,238 @@
+"""Parity of memplan's ONNX reader (src/formats/onnx) with aidge_onnx + aidge_core 0.10.1.
+
+For each model (the four bench CNNs of tests/data/bench/models, and the models of
+tests/data/onnx written by tests/parity/onnx_models.py: ResNet-34, DenseNet-169,
+MobileNet-v3-Large, a small BERT with symbolic dims):
+
+1. Aidge: aidge_onnx.load_onnx, set_datatype(float32), forward_dims at the model's
+   input dims, SequentialScheduler.generate_scheduling, then the schedule document
+   python/memplan/aidge/exporter.py writes (schedule_of);
+2. memplan: `memplan convert MODEL.onnx -o x.memplan.json [--dims ...]`;
+3. the two schedules must hold the same nodes (matched by name, type and parents,
+   since some converters name no node), each with the same type, data inputs
+   (parent, required data, required protected), outputs (dims, element bytes, bytes,
+   required memory, graph output, data format, readers, parameter readers; readers
+   compared as sets, as Aidge keeps parameter readers in pointer order); and memplan's
+   order must run every node in the same scheduler pass as Aidge's (passes are
+   Aidge's; the order inside one is its pointers', arbitrary);
+4. memplan's schedule, put in Aidge's order, planned by `memplan plan --driver D` for
+   each of the three drivers, then `memplan convert -o memplan.txt`, must equal the
+   memory_info.txt aidge_core.mem_info.log_meminfo_text writes for Aidge's own plan of
+   the same scheduler, byte for byte.
+
+Prints one line per model and "N passed, N failed"; exits non-zero on any failure.
+Usage: .venv/bin/python tests/parity/onnx_diff.py [MODEL ...]
+"""
+
+import gzip
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "python"))
+
+import aidge_cases  # noqa: E402
+import aidge_core  # noqa: E402
+import aidge_onnx  # noqa: E402
+from memplan.aidge import exporter  # noqa: E402
+from models_diff import MEMPLAN, memplan  # noqa: E402
+
+IMAGE = [1, 3, 224, 224]
+# name -> (gzipped model, input dims, memplan --dims for its symbolic dims)
+MODELS = {m: (aidge_cases.BENCH / "models" / f"{m}.onnx.gz", [IMAGE], [])
+          for m in aidge_cases.MODELS}
+for m in ["resnet34", "densenet169", "mobilenet_v3_large"]:
+    MODELS[m] = (ROOT / "tests" / "data" / "onnx" / f"{m}.onnx.gz", [IMAGE], [])
+MODELS["tiny_cnn"] = (ROOT / "tests" / "data" / "onnx" / "tiny_cnn.onnx", [[2, 3, 16, 16]], ["N=2"])
+MODELS["bert_small"] = (ROOT / "tests" / "data" / "onnx" / "bert_small.onnx.gz",
+                        [[1, 16, 128]], ["batch=1", "sequence=16"])
+DRIVERS = [("multiple_mems", "multiple-mems"), ("memory", "memory"),
+           ("auto_concat", "auto-concat")]
+
+
+def aidge_schedule(onnx_path, dims):
+    aidge_core.Log.set_console_level(aidge_core.Level.Error)
+    graph = aidge_onnx.load_onnx(str(onnx_path))
+    return aidge_cases._schedule(graph, dims)
+
+
+def match(ours, theirs):
+    """Index map theirs -> ours, matching nodes by (name, type, parents)."""
+    def key(nodes, i, mapped):
+        n = nodes[i]
+        parents = tuple((mapped(p["parent"]["node"]), p["parent"]["output"])
+                        if p["parent"] else None for p in n["inputs"])
+        return (n["name"], n["type"], parents)
+
+    ours_by = {}
+    ours_map = {}
+    # Our nodes keyed by their own parents (ours), theirs by theirs mapped to ours.
+    for i in range(len(ours)):
+        ours_by.setdefault(key(ours, i, lambda j: j), []).append(i)
+    mapping = {}
+    pending = list(range(len(theirs)))
+    while pending:
+        rest = []
+        for i in pending:
+            n = theirs[i]
+            if any(p["parent"] and p["parent"]["node"] not in mapping for p in n["inputs"]):
+                rest.append(i)
+                continue
+            k = key(theirs, i, lambda j: mapping[j])
+            cands = ours_by.get(k)
+            if not cands:
+                raise AssertionError(f"Aidge node {n['name']!r} ({n['type']}) with parents "
+                                     f"{k[2]} has no counterpart in memplan's schedule")
+            mapping[i] = cands.pop(0)
+            ours_map[mapping[i]] = i
+        if len(rest) == len(pending):
+            raise AssertionError("Aidge's schedule has a parent cycle")
+        pending = rest
+    if len(ours) != len(theirs):
+        extra = [ours[i]["name"] for i in range(len(ours)) if i not in ours_map]
+        raise AssertionError(f"memplan has {len(ours)} nodes, Aidge {len(theirs)}: "
+                             f"extra {extra[:5]}")
+    return mapping
+
+
+def compare(ours, theirs, mapping):
+    """The first difference between two matched schedules, or None."""
+    for i, t in enumerate(theirs):
+        o = ours[mapping[i]]
+        where = f"node {t['name']!r} ({t['type']})"
+        if o["type"] != t["type"] or o.get("producer", False) != t["producer"]:
+            return f"{where}: type {o['type']}, Aidge {t['type']}"
+        for k, (a, b) in enumerate(zip(o["inputs"], t["inputs"])):
+            if (a.get("required_data", 0), a.get("required_protected", 0)) != \
+                    (b["required_data"], b["required_protected"]):
+                return (f"{where} input {k}: required data/protected "
+                        f"{a.get('required_data')}/{a.get('required_protected')}, "
+                        f"Aidge {b['required_data']}/{b['required_protected']}")
+        if len(o["inputs"]) != len(t["inputs"]):
+            return f"{where}: {len(o['inputs'])} data inputs, Aidge {len(t['inputs'])}"
+        if len(o["outputs"]) != len(t["outputs"]):
+            return f"{where}: {len(o['outputs'])} outputs, Aidge {len(t['outputs'])}"
+        for k, (a, b) in enumerate(zip(o["outputs"], t["outputs"])):
+            for f in ["dims", "element_bytes", "bytes", "required_memory", "graph_output",
+                      "data_format"]:
+                if a.get(f, False) != b[f]:
+                    return f"{where} output {k}: {f} {a.get(f)}, Aidge {b[f]}"
+            ca = sorted((c["node"], c["input"]) for c in a.get("consumers", []))
+            cb = sorted((mapping[c["node"]], c["input"]) for c in b["consumers"])
+            if ca != cb:
+                return f"{where} output {k}: readers {ca}, Aidge {cb}"
+            pa = sorted(a.get("param_readers", []))
+            pb = sorted(mapping[r] for r in b["param_readers"])
+            if pa != pb:
+                return f"{where} output {k}: parameter readers {pa}, Aidge {pb}"
+    return None
+
+
+def passes(nodes):
+    """Scheduler pass of each node: one more than its latest non-Producer parent's."""
+    out = []
+    for n in nodes:
+        out.append(max([out[p["parent"]["node"]] + 1 for p in n["inputs"]
+                        if p["parent"] and not nodes[p["parent"]["node"]]["producer"]],
+                       default=0) if not n["producer"] else -1)
+    return out
+
+
+def reorder(ours, theirs, mapping):
+    """memplan's schedule in Aidge's node order (indices renumbered)."""
+    new_of = {mapping[i]: i for i in range(len(theirs))}
+    out = []
+    for i in range(len(theirs)):
+        n = json.loads(json.dumps(ours[mapping[i]]))
+        for inp in n["inputs"]:
+            if inp.get("parent"):
+                inp["parent"]["node"] = new_of[inp["parent"]["node"]]
+        for o in n["outputs"]:
+            for c in o.get("consumers", []):
+                c["node"] = new_of[c["node"]]
+            if "param_readers" in o:
+                o["param_readers"] = [new_of[r] for r in o["param_readers"]]
+        out.append(n)
+    return out
+
+
+def check(name, tmp):
+    gz, dims, cli_dims = MODELS[name]
+    onnx_path = tmp / f"{name}.onnx"
+    onnx_path.write_bytes(gzip.open(gz).read() if gz.suffix == ".gz" else gz.read_bytes())
+    scheduler = aidge_schedule(onnx_path, dims)
+    theirs = exporter.schedule_of(scheduler)["nodes"]
+    out = tmp / f"{name}.memplan.json"
+    args = ["convert", onnx_path, "-o", out]
+    if cli_dims:
+        args += ["--dims", ",".join(cli_dims)]
+    memplan(*args)
+    ours = json.loads(out.read_text())["schedule"]["nodes"]
+    mapping = match(ours, theirs)
+    d = compare(ours, theirs, mapping)
+    if d:
+        return d
+    po, pt = passes(ours), passes(theirs)
+    moved = [t["name"] for i, t in enumerate(theirs) if po[mapping[i]] != pt[i]]
+    if moved:
+        return f"scheduler passes differ for {len(moved)} nodes, e.g. {moved[:3]}"
+    own = [p for p in po if p >= 0]
+    if own != sorted(own) or any(p >= 0 for p in po[:len(po) - len(own)]):
+        return "memplan's order is not Producers first, then the scheduler's passes"
+    aligned = tmp / f"{name}.aligned.json"
+    aligned.write_text(json.dumps({"format": "memplan", "version": 1,
+                                   "schedule": {"nodes": reorder(ours, theirs, mapping)}}))
+    for driver, cli in DRIVERS:
+        mm = exporter.aidge_plan(scheduler, driver)
+        golden = tmp / f"{name}-{cli}.aidge.txt"
+        aidge_core.mem_info.log_meminfo_text(mm, golden, scheduler, driver == "multiple_mems")
+        plan = tmp / f"{name}-{cli}.plan.json"
+        memplan("plan", aligned, "--driver", cli, "-o", plan)
+        text = tmp / f"{name}-{cli}.memplan.txt"
+        dialect = [] if driver == "multiple_mems" else ["--format", "aidge-single"]
+        memplan("convert", plan, "-o", text, *dialect)
+        if text.read_bytes() != golden.read_bytes():
+            la, lb = text.read_text().splitlines(), golden.read_text().splitlines()
+            line = next((i for i, (x, y) in enumerate(zip(la, lb)) if x != y),
+                        min(len(la), len(lb)))
+            got = la[line] if line < len(la) else "<end of file>"
+            want = lb[line] if line < len(lb) else "<end of file>"
+            return f"{cli}: memory_info.txt line {line + 1}:\n    ours  {got!r}\n    Aidge {want!r}"
+    return None
+
+
+def main(argv):
+    if not MEMPLAN.exists():
+        print(f"{MEMPLAN} not found: run tests/parity/run.py")
+        print("0 passed, 1 failed")
+        return 1
+    names = argv[1:] or list(MODELS)
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        for name in names:
+            start = time.monotonic()
+            try:
+                d = check(name, tmp)
+            except (AssertionError, RuntimeError) as e:
+                d = str(e)
+            took = time.monotonic() - start
+            if d is None:
+                passed += 1
+                print(f"{name}: schedule and 3 drivers' plans equal Aidge's ({took:.1f} s)",
+                      flush=True)
+            else:
+                failed += 1
+                print(f"FAIL {name}: {d}", flush=True)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
