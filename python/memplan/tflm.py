@@ -159,6 +159,10 @@ def plan(model_bytes, strategy="best", budget_ms=2000):
     spaces = json.loads(text)["plan"]["spaces"]
     for b, space in zip(bufs, spaces):
         b["offset"] = int(space["offset"])
+        # memplan places a buffer at 0 or against another one, and every size is a
+        # multiple of ALIGNMENT: so is every offset, as TFLM's kernels expect.
+        if b["offset"] % ALIGNMENT:
+            raise ValueError(f"tensor {b['tensor']} placed at {b['offset']}, not a multiple of {ALIGNMENT}")
     return bufs, json.loads(report)
 
 
