@@ -159,7 +159,41 @@ def plan(model_bytes, strategy="best", budget_ms=2000):
     spaces = json.loads(text)["plan"]["spaces"]
     for b, space in zip(bufs, spaces):
         b["offset"] = int(space["offset"])
+        # memplan places a buffer at 0 or against another one, and every size is a
+        # multiple of ALIGNMENT: so is every offset, as TFLM's kernels expect.
+        if b["offset"] % ALIGNMENT:
+            raise ValueError(f"tensor {b['tensor']} placed at {b['offset']}, not a multiple of {ALIGNMENT}")
     return bufs, json.loads(report)
+
+
+def named_csv(model_bytes, dump_text):
+    """TFLM's ``PrintMemoryPlan()`` output for this model as a buffer CSV (memplan's
+    reader, offsets as TFLM placed them) whose buffers carry the model's tensor names
+    instead of the planner's ids (the kernels' scratch buffers, after the tensors,
+    become ``scratch N``): open it in the page or the CLI to see which tensor is where.
+    The dump must be of this model: its sizes and lifetimes are checked."""
+    from . import _native
+
+    bufs = buffers(model_bytes)
+    lines = _native.convert(dump_text, "plan.txt", "csv").splitlines()
+    rows = [line.split(",") for line in lines[1:]]
+    if len(rows) < len(bufs):
+        raise ValueError(f"the dump has {len(rows)} buffers, the model {len(bufs)} tensors to place")
+    seen = set()
+    out = [lines[0]]
+    for i, row in enumerate(rows):
+        if i < len(bufs):
+            b = bufs[i]
+            if [int(v) for v in row[1:4]] != [b["first_used"], b["last_used"] + 1, b["size"]]:
+                raise ValueError(f"buffer id={i} of the dump is not tensor {b['tensor']} of the model")
+            name = (b["name"] or f"tensor {b['tensor']}").replace(",", ";")
+        else:
+            name = f"scratch {i - len(bufs)}"
+        while name in seen:
+            name += "'"
+        seen.add(name)
+        out.append(",".join([name] + row[1:]))
+    return "\n".join(out) + "\n"
 
 
 def apply_plan(model_bytes, strategy="best", budget_ms=2000):

@@ -15,7 +15,9 @@ outside CI; the .tflite files are committed):
    inputs: outputs identical, head at memplan's peak, smaller than TFLM's on every
    model where TFLM's plan is above the lower bound (dag6, dag10, dag21), equal on
    the control (resnet_tiny);
-4. a broken offline plan (every tensor at offset 0) changes the outputs: the check
+4. `memplan.tflm.named_csv` names the dump's buffers by the model's tensors (a dump
+   of another model is refused);
+5. a broken offline plan (every tensor at offset 0) changes the outputs: the check
    sees the plan.
 
 Prints one line per model (the figures of docs/benchmarks.md); exits 1 on any
@@ -32,7 +34,7 @@ import tempfile
 import numpy as np
 from tflite_micro.python.tflite_micro import runtime
 
-from memplan import tflm
+from memplan import _native, tflm
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "tflm"
@@ -91,6 +93,22 @@ def check(model):
     if mine != [(s, f, l) for s, _, f, l in dump[: len(mine)]]:
         problems.append(f"buffers differ from TFLM's dump:\n  memplan {mine}\n  TFLM    {dump}")
     tflm_peak = max(s + o for s, o, _, _ in dump)
+    # The dump with the model's tensor names: one row per buffer, TFLM's offsets, valid.
+    text = (DATA / f"{model}.plan.txt").read_text()
+    named = tflm.named_csv(data, text).splitlines()[1:]
+    names = [b["name"] for b in tflm.buffers(data)]
+    if [r.split(",")[0] for r in named[: len(names)]] != [n.replace(",", ";") for n in names]:
+        problems.append("named_csv does not name the buffers by their tensors")
+    if [int(r.split(",")[4]) for r in named] != [o for _, o, _, _ in dump]:
+        problems.append("named_csv moved a buffer")
+    if _native.check(tflm.named_csv(data, text), "named.csv"):
+        problems.append("named_csv's plan fails memplan check")
+    other = "dag6" if model != "dag6" else "dag10"
+    try:
+        tflm.named_csv(data, (DATA / f"{other}.plan.txt").read_text())
+        problems.append(f"named_csv took {other}'s dump for {model}")
+    except ValueError:
+        pass
 
     xs = inputs_for(data)
     ref, before = run(data, xs)
