@@ -257,3 +257,43 @@ fn bad_dumps_are_refused_at_their_line() {
     let e = formats::load_pair("a.txt", huge.as_bytes(), "l.txt", live.as_bytes()).unwrap_err();
     refused_at(&e, "a.txt", 2, "does not fit in 64 bits");
 }
+
+/// The CLI as a user runs it: the assignment alone on the command line reads its live
+/// ranges from beside it, and a CSV of the plan (several memories) reads back valid.
+#[test]
+fn the_cli_reads_the_pair_and_writes_a_csv_that_reads_back() {
+    use assert_cmd::Command;
+    let dir = format!("{}/tests/data/xla", env!("CARGO_MANIFEST_DIR"));
+    let run = |args: &[&str]| {
+        let out = Command::cargo_bin("memplan")
+            .unwrap()
+            .current_dir(&dir)
+            .args(args)
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (code, text) = run(&["check", "cnn.cpu_after_optimizations-buffer-assignment.txt"]);
+    assert_eq!(code, Some(0), "{text}");
+    let csv = std::env::temp_dir().join(format!("memplan-xla-{}.csv", std::process::id()));
+    let csv = csv.to_str().unwrap();
+    let (code, text) = run(&[
+        "convert",
+        "rnn.cpu_after_optimizations-buffer-assignment.txt",
+        "-o",
+        csv,
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = run(&["check", csv]);
+    assert_eq!(
+        code,
+        Some(0),
+        "the CSV of several memories reads back valid: {text}"
+    );
+    let _ = std::fs::remove_file(csv);
+}
