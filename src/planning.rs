@@ -118,6 +118,21 @@ impl Session {
         }
     }
 
+    /// Reads a file with the companion it needs ([`formats::companion`]: XLA's live
+    /// ranges beside its buffer assignment).
+    pub fn open_pair(
+        name: &str,
+        bytes: &[u8],
+        companion_name: &str,
+        companion_bytes: &[u8],
+    ) -> Result<Session> {
+        Ok(Session {
+            name: name.to_owned(),
+            doc: formats::load_pair(name, bytes, companion_name, companion_bytes)?,
+            loaded: None,
+        })
+    }
+
     pub fn document(&self) -> &Document {
         &self.doc
     }

@@ -11,8 +11,8 @@ include!("support/exercise.rs");
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// Seed files: every bad input, every small format sample, a few real Aidge exports
-/// (schedule + plan) of the smallest graphs, and a hand-off made from one. Read once
-/// per test binary.
+/// (schedule + plan) of the smallest graphs, a hand-off made from one, and a dump of
+/// each framework memplan reads. Read once per test binary.
 fn seeds() -> &'static [(String, Vec<u8>)] {
     static SEEDS: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
     SEEDS.get_or_init(read_seeds)
@@ -51,6 +51,19 @@ fn read_seeds() -> Vec<(String, Vec<u8>)> {
     assert!(!report.is_valid());
     let sent = wire::encode(&plan, &memplan::stats::stats(&plan), &report);
     out.push(("handoff.wire".into(), sent));
+    // Frameworks' dumps (issue #16): XLA's two files as one text (as older XLA wrote
+    // them), IREE's packs, ExecuTorch's trace.
+    let xla: String = ["buffer-assignment", "live-range"]
+        .map(|s| {
+            std::fs::read_to_string(format!("{DATA}/xla/rnn.cpu_after_optimizations-{s}.txt"))
+                .unwrap()
+        })
+        .concat();
+    out.push(("rnn-buffer-assignment.txt".into(), xla.into_bytes()));
+    for file in ["iree/mlp.packs.mlir", "executorch/cnn.trace.json"] {
+        let name = file.rsplit('/').next().unwrap().to_owned();
+        out.push((name, std::fs::read(format!("{DATA}/{file}")).unwrap()));
+    }
     out
 }
 

@@ -2,7 +2,7 @@
 // the names toggle and the DOM panels. Parsing, layout, drawing and hit-testing are
 // the Rust Viewer's (pkg/memplan.js). Text from dumps reaches the DOM only through
 // textContent, never innerHTML.
-import { Viewer } from './pkg/memplan.js';
+import { Viewer, companion_of } from './pkg/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
 import { bindGestures, loadWasm } from './memplan-view.js';
@@ -202,7 +202,19 @@ const compare = setupCompare({ viewer, onClose: fitCanvas });
  * picked from a folder keeps the folder in its name (`a/memory_info.txt`).
  */
 function openFiles(files) {
-  return planning.open(files.map((file) => ({ name: file.webkitRelativePath || file.name, source: file })));
+  const items = files.map((file) => ({ name: file.webkitRelativePath || file.name, source: file }));
+  // A file that needs another beside it (XLA's buffer assignment and its live ranges),
+  // dropped together: opened as one plan.
+  const byName = new Map(items.map((item) => [item.name, item]));
+  const paired = new Set();
+  for (const item of items) {
+    const other = byName.get(companion_of(item.name, new Uint8Array()) ?? '');
+    if (other && other !== item) {
+      item.companion = { name: other.name, source: other.source };
+      paired.add(other);
+    }
+  }
+  return planning.open(items.filter((item) => !paired.has(item)));
 }
 
 async function openSample() {

@@ -11,7 +11,7 @@
 // Events: `select` (detail: the plane's details, or null when cleared) and
 // `viewchange` (detail: { view: [t0, t1, a0, a1] }). Properties: `view`, `selected`,
 // `svg(width, height)`, `viewer`, `ready` (a promise).
-import init, { Viewer } from './pkg/memplan.js';
+import init, { Viewer, companion_of } from './pkg/memplan.js';
 
 let wasmReady = null;
 /** The one wasm instance of the page (main.js may have started it already). */
@@ -258,18 +258,27 @@ export class MemplanView extends HTMLElement {
       const res = await fetch(url);
       if (!res.ok) throw new Error(`${src}: HTTP ${res.status}`);
       const bytes = new Uint8Array(await res.arrayBuffer());
-      this.open(decodeURIComponent(url.pathname.split('/').pop() || 'plan'), bytes);
+      const name = decodeURIComponent(url.pathname.split('/').pop() || 'plan');
+      // A file that needs another beside it (XLA's live ranges): fetched from the same folder.
+      const other = companion_of(name, bytes);
+      if (other) {
+        const more = await fetch(new URL(encodeURIComponent(other), url));
+        if (!more.ok) throw new Error(`${other} (read with ${src}): HTTP ${more.status}`);
+        this.open(name, bytes, other, new Uint8Array(await more.arrayBuffer()));
+      } else {
+        this.open(name, bytes);
+      }
     } catch (e) {
       this.showError(String(e.message ?? e));
       this.resolveReady(false);
     }
   }
 
-  /** Shows a plan from bytes (any format the CLI reads). */
-  open(name, bytes) {
+  /** Shows a plan from bytes (any format the CLI reads), with the file it needs beside it if any. */
+  open(name, bytes, companion, companionBytes) {
     try {
       const strategy = this.getAttribute('strategy');
-      this.viewer.open_with(name, bytes, strategy ?? '');
+      this.viewer.open_with(name, bytes, strategy ?? '', companion, companionBytes);
       this.error.hidden = true;
     } catch (e) {
       this.showError(String(e));

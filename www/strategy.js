@@ -79,7 +79,8 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     progress(entry.name, { stage: 'reading' });
     try {
       const millis = Math.max(1, Number($('budget').value) || 2000);
-      const r = await worker.run({ key: entry.key, name: entry.name, source: entry.source, strategy, millis },
+      const r = await worker.run({ key: entry.key, name: entry.name, source: entry.source, companion: entry.companion,
+        strategy, millis },
         (p) => progress(entry.name, p));
       const t1 = performance.now();
       const index = await showPlan(viewer, shown, r.wire);
@@ -129,15 +130,18 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     redraw();
   }
 
-  /** Opens `{ name, source: Blob }` items as loaded; bad ones show their error. */
+  /**
+   * Opens `{ name, source: Blob, companion?: { name, source } }` items as loaded; bad ones
+   * show their error.
+   */
   async function open(items) {
     const errors = [];
     const renamed = [];
-    for (const { name: asked, source } of items) {
+    for (const { name: asked, source, companion } of items) {
       const name = uniqueName(asked, viewer.files());
       try {
         // The worker reads the file under its own name (formats are told by it).
-        await plan({ key: nextKey++, name: asked, label: name, source }, 'aidge', name);
+        await plan({ key: nextKey++, name: asked, label: name, source, companion }, 'aidge', name);
         if (name !== asked) renamed.push(`“${name}”`);
       } catch (e) {
         if (e instanceof Cancelled) break; // Cancel stops the whole batch

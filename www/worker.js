@@ -2,7 +2,7 @@
 // page never freezes, and hands each plan back with its stats and checker report as
 // compact wire bytes (a transferred ArrayBuffer, not JSON). Same wasm package as the
 // page. Protocol (main → worker):
-//   { id, key, name, source: Blob, strategy, millis }
+//   { id, key, name, source: Blob, companion?: { name, source: Blob }, strategy, millis }
 // key names a source: the last parsed one is kept, so re-planning skips parsing.
 // Replies: { id, type: 'progress', stage, ...numbers } then { id, type: 'done',
 // wire, report, warnings } or { id, type: 'error', message }.
@@ -12,7 +12,7 @@ const ready = init();
 let cached = null; // { key, planner }
 
 self.onmessage = async (e) => {
-  const { id, key, name, source, strategy, millis } = e.data;
+  const { id, key, name, source, companion, strategy, millis } = e.data;
   const say = (stage, extra = {}) => self.postMessage({ id, type: 'progress', stage, ...extra });
   try {
     await ready;
@@ -23,7 +23,11 @@ self.onmessage = async (e) => {
       say('reading');
       const bytes = new Uint8Array(await source.arrayBuffer());
       say('parsing', { bytes: bytes.length });
-      cached = { key, planner: new Planner(name, bytes) };
+      // A file read with the one it needs beside it (XLA's live ranges).
+      const planner = companion
+        ? Planner.pair(name, bytes, companion.name, new Uint8Array(await companion.source.arrayBuffer()))
+        : new Planner(name, bytes);
+      cached = { key, planner };
     }
     say('planning');
     const wire = cached.planner.plan(strategy, millis, (p) => say('searching', p));

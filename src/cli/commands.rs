@@ -32,7 +32,18 @@ pub(super) fn read(path: &Path) -> Result<Document> {
     let name = display(path);
     let bytes = std::fs::read(path)
         .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
-    let doc = formats::load(&name, &bytes)?;
+    // An XLA buffer assignment whose live ranges are in a file beside it: read both.
+    let companion = formats::companion(&name, &bytes)
+        .map(std::path::PathBuf::from)
+        .filter(|c| c.is_file());
+    let doc = match companion {
+        Some(c) => {
+            let other = std::fs::read(&c)
+                .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(display(&c)))?;
+            formats::load_pair(&name, &bytes, &display(&c), &other)?
+        }
+        None => formats::load(&name, &bytes)?,
+    };
     for w in &doc.warnings {
         eprintln!("memplan: {name}: warning: {w}");
     }

@@ -307,8 +307,23 @@ pub fn write(list: &BufferList) -> String {
 /// A plan's memory spaces as a placed buffer list (what MiniMalloc would be asked to
 /// place): one buffer per space, live from its allocation to its last live clock.
 /// A space holding exactly one labelled plane keeps the label as its id.
+///
+/// A CSV is one arena: the spaces of a plan with several memory components (XLA's
+/// allocations, Aidge's or ExecuTorch's memories) would overlap in it, so the
+/// components are laid end to end, each above the peaks of those before it. The list
+/// reads back as a valid plan whose peak is the sum of the components' peaks.
 pub fn from_plan(plan: &Plan) -> BufferList {
     let mut list = plan.space_problem();
+    let mut base: Vec<Bytes> = Vec::with_capacity(plan.components.len().max(1));
+    let mut top: Bytes = 0;
+    for peak in plan.peaks() {
+        base.push(top);
+        top = top.saturating_add(peak);
+    }
+    for (b, s) in list.buffers.iter_mut().zip(&plan.spaces) {
+        let shift = base[s.component.min(base.len() - 1)];
+        b.offset = b.offset.map(|o| o.saturating_add(shift));
+    }
     let mut label: Vec<Option<&str>> = vec![None; plan.spaces.len()];
     let mut count = vec![0usize; plan.spaces.len()];
     for p in &plan.planes {

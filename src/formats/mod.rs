@@ -9,14 +9,18 @@
 pub mod aidge_log;
 pub mod aidge_planes;
 pub mod csv;
+pub mod executorch;
 pub mod export_cpp;
 pub mod header;
+pub mod iree;
 pub mod mem_info;
 pub mod memplan_json;
 #[cfg(feature = "onnx")]
 pub mod onnx;
+pub mod placed;
 pub mod tflm;
 pub mod wire;
+pub mod xla;
 
 use crate::model::{BufferList, Plan};
 use crate::{Error, Result};
@@ -45,6 +49,12 @@ pub enum Format {
     TflmPlan,
     /// An ONNX model, read into the schedule Aidge 0.10.1 gives it (`onnx`).
     Onnx,
+    /// XLA's `*-buffer-assignment.txt` with its live ranges ([`xla`]).
+    Xla,
+    /// ExecuTorch's memory trace, a Chrome-trace JSON ([`executorch`]).
+    ExecuTorch,
+    /// IREE's `stream.resource.pack` ops, laid out as IREE does ([`iree`]).
+    Iree,
 }
 
 impl fmt::Display for Format {
@@ -56,6 +66,9 @@ impl fmt::Display for Format {
             Format::Csv => f.write_str("MiniMalloc CSV"),
             Format::TflmPlan => f.write_str("TFLite Micro PrintMemoryPlan"),
             Format::Onnx => f.write_str("ONNX model"),
+            Format::Xla => f.write_str("XLA buffer assignment"),
+            Format::ExecuTorch => f.write_str("ExecuTorch memory trace"),
+            Format::Iree => f.write_str("IREE stream.resource.pack"),
         }
     }
 }
@@ -130,6 +143,16 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
             warnings,
         });
     }
+    if xla::is_xla(text) {
+        return load_xla(file_name, text, None);
+    }
+    if iree::is_iree(text) {
+        let (placed, warnings) = iree::read(text)?;
+        return Ok(Document {
+            warnings,
+            ..Document::plan(Format::Iree, placed::to_plan(&placed))
+        });
+    }
     if lower.ends_with(".csv") || csv::looks_like_csv(text) {
         let (buffers, warnings) = csv::read(text, &csv::CsvOptions::for_file(file_name))?;
         return Ok(Document {
@@ -170,6 +193,64 @@ fn onnx_named(file_name: &str, bytes: &[u8]) -> bool {
         || matches!(bytes, [0x08, v, ..] if *v > 0 && *v < 0x20)
 }
 
+/// Reads a file and the companion it needs: XLA's buffer assignment and, when the
+/// assignment lacks them, its live ranges ([`companion`]). Errors name the file they
+/// are in.
+pub fn load_pair(
+    file_name: &str,
+    bytes: &[u8],
+    companion_name: &str,
+    companion_bytes: &[u8],
+) -> Result<Document> {
+    let text = as_text(bytes).map_err(|e| e.in_file(file_name))?;
+    let other = as_text(companion_bytes).map_err(|e| e.in_file(companion_name))?;
+    let live = xla::parse_live(other).map_err(|e| e.in_file(companion_name))?;
+    if live.is_none() {
+        return Err(Error::whole(
+            "no `HloLiveRange (max N):` section: expected XLA's *-live-range.txt",
+        )
+        .in_file(companion_name));
+    }
+    load_xla(file_name, text, live).map_err(|e| e.in_file(file_name))
+}
+
+/// The file that `file_name` needs beside it to be read, when it needs one: an XLA
+/// buffer assignment without live ranges (recent XLA writes them in
+/// `*-live-range.txt`). The CLI reads it from the same folder; the page pairs the two
+/// when both are dropped.
+pub fn companion(file_name: &str, bytes: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    xla::needs_companion(text)
+        .then(|| xla::companion_name(file_name))
+        .flatten()
+}
+
+fn load_xla(file_name: &str, text: &str, live: Option<xla::LiveRanges>) -> Result<Document> {
+    let live = match live {
+        Some(live) => live,
+        None => xla::parse_live(text)?.ok_or_else(|| {
+            let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+            let beside = xla::companion_name(base)
+                .map_or_else(|| "the *-live-range.txt of the same module".to_owned(), |c| format!("`{c}`"));
+            Error::whole(format!(
+                "XLA buffer assignment without live ranges: XLA writes them in {beside} beside it; \
+                 give both (the CLI reads that file when it is in the same folder; on the page, drop both files together)"
+            ))
+        })?,
+    };
+    if !xla::has_assignment(text) {
+        return Err(Error::whole(
+            "XLA live ranges without a buffer assignment: open the *-buffer-assignment.txt beside this file (memplan reads the live ranges from it)",
+        ));
+    }
+    let assignment = xla::parse_assignment(text)?;
+    let (placed, warnings) = xla::build(&assignment, &live);
+    Ok(Document {
+        warnings,
+        ..Document::plan(Format::Xla, placed::to_plan(&placed))
+    })
+}
+
 fn load_json(text: &str) -> Result<Document> {
     // Syntax first, so that a truncated file says where it stops, and so that no parser
     // below builds structures for a file that turns out broken (a 200 MB file cut off
@@ -182,6 +263,13 @@ fn load_json(text: &str) -> Result<Document> {
     if memplan_json::is_memplan(text)? {
         return memplan_json::read(text);
     }
+    if executorch::is_trace(text) {
+        let (placed, warnings) = executorch::read(text)?;
+        return Ok(Document {
+            warnings,
+            ..Document::plan(Format::ExecuTorch, placed::to_plan(&placed))
+        });
+    }
     if aidge_planes::is_planes_dump(text) {
         let (plan, warnings) = aidge_planes::read(text)?;
         return Ok(Document {
@@ -191,7 +279,7 @@ fn load_json(text: &str) -> Result<Document> {
     }
     Err(Error::at_path(
         "$.format",
-        "JSON without `\"format\": \"memplan\"`: expected memplan JSON v1 (see docs/formats.md) or an Aidge planes.json dump",
+        "JSON without `\"format\": \"memplan\"`: expected memplan JSON v1 (see docs/formats.md), an Aidge planes.json dump or an ExecuTorch memory trace",
     ))
 }
 

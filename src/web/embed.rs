@@ -152,11 +152,16 @@ impl Viewer {
     /// `aidge`, re-places it with that strategy (`greedy-size`, `search`, `best`…): a
     /// buffer list's buffers or a plan's spaces, as `memplan plan --strategy` does.
     /// The search gets a small budget (a docs page must not freeze).
+    ///
+    /// `companion` and `companion_bytes`, when given, are the file `name` needs beside
+    /// it ([`companion_of`]).
     pub fn open_with(
         &mut self,
         name: &str,
         bytes: &[u8],
         strategy: &str,
+        companion: Option<String>,
+        companion_bytes: Option<Vec<u8>>,
     ) -> Result<usize, JsValue> {
         let err = |e: crate::Error| JsValue::from_str(&e.to_string());
         let choice = if strategy.is_empty() {
@@ -165,7 +170,13 @@ impl Viewer {
             strategy
         };
         let request = planning::Request::new(choice, Budget::millis(300)).map_err(err)?;
-        let (plan, _) = planning::Session::open(name, bytes)
+        let session = match (companion, companion_bytes) {
+            (Some(other), Some(other_bytes)) => {
+                planning::Session::open_pair(name, bytes, &other, &other_bytes)
+            }
+            _ => planning::Session::open(name, bytes),
+        };
+        let (plan, _) = session
             .and_then(|mut session| session.plan(&request))
             .map_err(err)?;
         Ok(self.show(name, scene::Chart::new(plan), false))
@@ -320,4 +331,16 @@ impl Viewer {
             .unwrap_or_default();
         to_js(&rows)
     }
+}
+
+/// The name of the file that file `name` (with content `bytes`) needs beside it to be
+/// read, if any: the page and `<memplan-view>` fetch or pair it
+/// ([`crate::formats::companion`]: XLA's live ranges beside its buffer assignment).
+/// `bytes` may be empty: then any name that can have a companion gets one.
+#[wasm_bindgen]
+pub fn companion_of(name: &str, bytes: &[u8]) -> Option<String> {
+    if bytes.is_empty() {
+        return crate::formats::xla::companion_name(name);
+    }
+    crate::formats::companion(name, bytes)
 }

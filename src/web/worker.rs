@@ -42,6 +42,23 @@ impl Planner {
         })
     }
 
+    /// Reads a file with its companion (XLA's `*-live-range.txt` beside a
+    /// `*-buffer-assignment.txt`, [`crate::formats::companion`]).
+    pub fn pair(
+        name: &str,
+        bytes: &[u8],
+        companion_name: &str,
+        companion_bytes: &[u8],
+    ) -> Result<Planner, JsValue> {
+        console_error_panic_hook::set_once();
+        let session = Session::open_pair(name, bytes, companion_name, companion_bytes)
+            .map_err(|e| JsValue::from_str(&e.to_string()))?;
+        Ok(Planner {
+            session,
+            report: None,
+        })
+    }
+
     /// What the reader accepted but the user should know.
     pub fn warnings(&self) -> Vec<String> {
         self.session.document().warnings.clone()
