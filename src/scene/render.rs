@@ -321,24 +321,36 @@ impl LaneCtx<'_> {
             );
         }
         if !raster.is_empty() {
-            // Too fragmented for colours to be told apart: one colour shows occupancy
-            // better than noise (and is what the run-length painters fall back to).
-            let dense = [palette::DENSE];
-            let fragmented = row_runs(&raster, cols) > DENSE_RUNS;
-            if fragmented {
-                for v in raster.iter_mut().filter(|v| **v != 0) {
-                    *v = 1;
-                }
-            }
-            let grid = Cells {
-                cols,
-                rows,
-                cells: &raster,
-                colors: if fragmented { &dense } else { &colors },
-            };
-            frame.fill_calls += p.cells(b.chart, &grid);
+            frame.fill_calls += self.raster(&mut raster, (cols, rows), &colors, p);
         }
         aggregate
+    }
+
+    /// Paints the raster of tiny planes (`(cols, rows)` cells, `colors` by index);
+    /// returns the fill calls made.
+    fn raster(
+        &self,
+        raster: &mut [u16],
+        (cols, rows): (usize, usize),
+        colors: &[Color],
+        p: &mut dyn Painter,
+    ) -> usize {
+        // Too fragmented for colours to be told apart: one colour shows occupancy
+        // better than noise (and is what the run-length painters fall back to).
+        let dense = [palette::DENSE];
+        let fragmented = row_runs(raster, cols) > DENSE_RUNS;
+        if fragmented {
+            for v in raster.iter_mut().filter(|v| **v != 0) {
+                *v = 1;
+            }
+        }
+        let grid = Cells {
+            cols,
+            rows,
+            cells: raster,
+            colors: if fragmented { &dense } else { colors },
+        };
+        p.cells(self.b.chart, &grid)
     }
 
     /// Wrapped planes: a dashed connector from the top of the contiguous part (the end
