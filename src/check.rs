@@ -112,8 +112,15 @@ impl Report {
 /// Checks every rule of the module comment.
 pub fn check(plan: &Plan) -> Report {
     let mut report = Report::default();
+    spaces(plan, &mut report);
+    planes(plan, &mut report);
+    plane_overlaps(plan, &mut report);
+    report
+}
+
+/// Each space on its own: its component, capacity, end, lifetime and alignment.
+fn spaces(plan: &Plan, report: &mut Report) {
     let ncomp = plan.components.len().max(1);
-    let ml = plan.max_lifetime;
     for (i, s) in plan.spaces.iter().enumerate() {
         let end = s.offset.checked_add(s.size);
         if s.component >= ncomp {
@@ -155,6 +162,12 @@ pub fn check(plan: &Plan) -> Report {
             report.push(ProblemKind::Misaligned, vec![], vec![i], msg);
         }
     }
+}
+
+/// Each plane on its own: its step and space exist, its parts stay in the space,
+/// its bytes add up, and it is written while its space is live.
+fn planes(plan: &Plan, report: &mut Report) {
+    let ml = plan.max_lifetime;
     for (i, p) in plan.planes.iter().enumerate() {
         // Named only when a problem is pushed: formatting a name per plane was most of
         // the checker's time on a million valid planes.
@@ -219,8 +232,6 @@ pub fn check(plan: &Plan) -> Report {
             report.push(ProblemKind::Lifetime, vec![i], vec![p.space], msg);
         }
     }
-    plane_overlaps(plan, &mut report);
-    report
 }
 
 /// `conv1_0` style name of a plane (node name and plane index), or its label.

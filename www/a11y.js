@@ -2,19 +2,13 @@
 // out the plan and every selection, a visually hidden table of the buffers (the chart
 // is a picture; the table is the same data as text), and the light/dark theme toggle
 // (auto follows the system, the choice is remembered). Names reach the DOM as text.
+import { el, resolveTheme } from './memplan-view.js';
 
 /**
  * Rows of the hidden table at most: past this the table is noise, not help, and its
  * layout costs every file change (2,000 rows: 0.4 s of style and layout).
  */
 const TABLE_ROWS = 250;
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
 
 /**
  * Installs the live region and the table after `stage`, the theme button after
@@ -40,9 +34,7 @@ export function installA11y(viewer, stage, anchor, redraw) {
   anchor.after(button);
   const dark = matchMedia('(prefers-color-scheme: dark)');
   let choice = themes.includes(localStorage.getItem('memplan-theme')) ? localStorage.getItem('memplan-theme') : 'auto';
-  function theme() {
-    return choice === 'auto' ? (dark.matches ? 'dark' : 'light') : choice;
-  }
+  const theme = () => resolveTheme(choice, dark);
   function applyTheme() {
     const t = theme();
     document.documentElement.dataset.theme = t;

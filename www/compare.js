@@ -5,16 +5,9 @@
 // buffer on both; a column header sorts. The charts follow the page's theme (the
 // <html data-theme> a11y.js sets). Names from dumps reach the DOM only through textContent.
 import { CompareView } from './pkg/memplan.js';
-import { bindGestures } from './memplan-view.js';
+import { bindGestures, el } from './memplan-view.js';
 
 const $ = (id) => document.getElementById(id);
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
 
 /** Columns of the change table: header, and the row's value to show and to sort by. */
 const big = (v) => (v == null ? null : BigInt(v));

@@ -5,7 +5,7 @@
 import { Viewer, companion_of } from './pkg/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
-import { bindGestures, loadWasm } from './memplan-view.js';
+import { bindGestures, el, loadWasm } from './memplan-view.js';
 import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
 import { fragmentPlan, fragmentSync, readFragment } from './share.js';
@@ -49,13 +49,6 @@ new ResizeObserver(fitCanvas).observe(stage);
   const mq = matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`);
   mq.addEventListener('change', () => { fitCanvas(); watchDpr(); }, { once: true });
 })();
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
 
 function showError(message) {
   const box = $('error');

@@ -15,6 +15,22 @@ import init, { Viewer, companion_of } from './pkg/memplan.js';
 
 let wasmReady = null;
 /** The one wasm instance of the page (main.js may have started it already). */
+/**
+ * An element with text (never HTML: names from dumps reach the DOM only as text) and a
+ * class. The page's modules share it with the element, which embedders copy alone.
+ */
+export function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text != null) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+/** The theme drawn for a choice (`light`, `dark`, or `auto`/none: the system's, from `dark`). */
+export function resolveTheme(choice, dark) {
+  return choice === 'dark' || ((choice == null || choice === 'auto') && dark.matches) ? 'dark' : 'light';
+}
+
 export function loadWasm() {
   wasmReady ??= init();
   return wasmReady;
@@ -225,9 +241,7 @@ export class MemplanView extends HTMLElement {
   }
 
   applyTheme() {
-    const t = this.getAttribute('theme');
-    const dark = t === 'dark' || ((t === null || t === 'auto') && this.dark.matches);
-    this.dataset.theme = dark ? 'dark' : 'light';
+    this.dataset.theme = resolveTheme(this.getAttribute('theme'), this.dark);
     if (this.viewer) {
       this.viewer.set_theme(this.dataset.theme);
       this.redraw();

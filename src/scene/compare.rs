@@ -60,6 +60,44 @@ pub struct Comparison {
 /// `(−31.2%)` read alike.
 const MINUS: char = '\u{2212}';
 
+/// A table row for plane `a` of A and/or plane `b` of B, each `(index, (address,
+/// size))`.
+fn row(
+    name: String,
+    a: Option<(usize, (Bytes, Bytes))>,
+    b: Option<(usize, (Bytes, Bytes))>,
+    change: &str,
+) -> Row {
+    let delta = match (a, b) {
+        (Some((_, (x, _))), Some((_, (y, _)))) => Some(signed(i128::from(y) - i128::from(x))),
+        _ => None,
+    };
+    Row {
+        name,
+        plane_a: a.map(|(i, _)| i),
+        plane_b: b.map(|(j, _)| j),
+        address_a: a.map(|(_, (at, _))| at.to_string()),
+        address_b: b.map(|(_, (at, _))| at.to_string()),
+        size_a: a.map(|(_, (_, size))| size.to_string()),
+        size_b: b.map(|(_, (_, size))| size.to_string()),
+        delta,
+        change: change.into(),
+    }
+}
+
+/// B's peak against A's: `+1,024 B (+12.5%)`, `−…` when smaller.
+fn peak_delta(pa: Bytes, pb: Bytes) -> String {
+    let d = i128::from(pb) - i128::from(pa);
+    let sign = if d < 0 { MINUS } else { '+' };
+    let pct = if pa == 0 {
+        String::new()
+    } else {
+        let pct = format!("{:.1}", (d as f64 / pa as f64 * 100.0).abs());
+        format!(" ({sign}{pct}%)")
+    };
+    format!("{sign}{}{pct}", bytes_long(d.unsigned_abs() as Bytes))
+}
+
 fn signed(v: i128) -> String {
     if v < 0 {
         format!("{MINUS}{}", group_digits(v.unsigned_abs() as u64))
@@ -88,20 +126,8 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         // Names pair in order: the last pushed (reversed) is the first occurrence.
         let Some(j) = by_name.get_mut(name.as_ref()).and_then(Vec::pop) else {
             only_a += 1;
-            rows.push((
-                u128::from(size_a),
-                Row {
-                    name: name.into_owned(),
-                    plane_a: Some(i),
-                    plane_b: None,
-                    address_a: Some(addr_a.to_string()),
-                    address_b: None,
-                    size_a: Some(size_a.to_string()),
-                    size_b: None,
-                    delta: None,
-                    change: "only in A".into(),
-                },
-            ));
+            let r = row(name.into_owned(), Some((i, side(a, i))), None, "only in A");
+            rows.push((u128::from(size_a), r));
             continue;
         };
         matched += 1;
@@ -116,41 +142,27 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
             (false, true) => "resized",
             (true, true) => "moved, resized",
         };
-        rows.push((
-            delta.unsigned_abs(),
-            Row {
-                name: name.into_owned(),
-                plane_a: Some(i),
-                plane_b: Some(j),
-                address_a: Some(addr_a.to_string()),
-                address_b: Some(addr_b.to_string()),
-                size_a: Some(size_a.to_string()),
-                size_b: Some(size_b.to_string()),
-                delta: Some(signed(delta)),
-                change: change.into(),
-            },
-        ));
+        let r = row(
+            name.into_owned(),
+            Some((i, side(a, i))),
+            Some((j, side(b, j))),
+            change,
+        );
+        rows.push((delta.unsigned_abs(), r));
     }
     let mut only_b = 0;
     let mut rest: Vec<usize> = by_name.into_values().flatten().collect();
     rest.sort_unstable();
     for j in rest {
         only_b += 1;
-        let (addr_b, size_b) = side(b, j);
-        rows.push((
-            u128::from(size_b),
-            Row {
-                name: b.name(j).into_owned(),
-                plane_a: None,
-                plane_b: Some(j),
-                address_a: None,
-                address_b: Some(addr_b.to_string()),
-                size_a: None,
-                size_b: Some(size_b.to_string()),
-                delta: None,
-                change: "only in B".into(),
-            },
-        ));
+        let (_, size_b) = side(b, j);
+        let r = row(
+            b.name(j).into_owned(),
+            None,
+            Some((j, side(b, j))),
+            "only in B",
+        );
+        rows.push((u128::from(size_b), r));
     }
     // Largest change first; stable, so plan order breaks ties.
     rows.sort_by_key(|r| std::cmp::Reverse(r.0));
@@ -164,22 +176,11 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
     let rows_omitted = rows.len().saturating_sub(max_rows);
     rows.truncate(max_rows);
     let (pa, pb) = (a.stats.peak, b.stats.peak);
-    let d = i128::from(pb) - i128::from(pa);
-    let pct = if pa == 0 {
-        String::new()
-    } else {
-        let pct = format!("{:.1}", (d as f64 / pa as f64 * 100.0).abs());
-        format!(" ({}{pct}%)", if d < 0 { MINUS } else { '+' })
-    };
     Comparison {
         peak_a: bytes_long(pa),
         peak_b: bytes_long(pb),
-        peak_delta_bytes: d.to_string(),
-        peak_delta: format!(
-            "{}{}{pct}",
-            if d < 0 { MINUS } else { '+' },
-            bytes_long(d.unsigned_abs() as Bytes)
-        ),
+        peak_delta_bytes: (i128::from(pb) - i128::from(pa)).to_string(),
+        peak_delta: peak_delta(pa, pb),
         lower_bound_a: bytes_long(a.stats.lower_bound),
         lower_bound_b: bytes_long(b.stats.lower_bound),
         matched,

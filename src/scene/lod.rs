@@ -98,6 +98,44 @@ struct Tile {
     used: Cell<u64>,
 }
 
+/// The cells a frame shows (global cell columns `gi`, rows `gj`, ends excluded) and
+/// the raster pixel of each (by the cell's centre; `None` off the raster).
+struct Visible {
+    gi: (u64, u64),
+    gj: (u64, u64),
+    col_of: Vec<Option<usize>>,
+    row_of: Vec<Option<usize>>,
+    /// Raster width.
+    cols: usize,
+}
+
+impl Visible {
+    /// Copies the visible cells of tile `(i, j)` into the raster.
+    fn blit(&self, tile: &Tile, (i, j): (u64, u64), raster: &mut [u16]) {
+        let t = TILE as u64;
+        let ((gi0, gi1), (gj0, gj1), cols) = (self.gi, self.gj, self.cols);
+        for cj in 0..t {
+            let gj = j * t + cj;
+            if gj < gj0 || gj >= gj1 {
+                continue;
+            }
+            let Some(row) = self.row_of[(gj - gj0) as usize] else {
+                continue;
+            };
+            let line = &tile.cells[cj as usize * TILE..(cj as usize + 1) * TILE];
+            let out = &mut raster[row * cols..(row + 1) * cols];
+            for gi in gi0.max(i * t)..gi1.min((i + 1) * t) {
+                let v = line[(gi - i * t) as usize];
+                if v != 0 {
+                    if let Some(col) = self.col_of[(gi - gi0) as usize] {
+                        out[col] = u16::from(v);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Lane, time level, address level, tile column, tile row.
 type TileKey = (usize, u32, u32, u64, u64);
 
@@ -264,6 +302,13 @@ impl Occupancy {
                 (y >= 0.0 && y < rows as f64).then_some(y as usize)
             })
             .collect();
+        let visible = Visible {
+            gi: (gi0, gi1),
+            gj: (gj0, gj1),
+            col_of,
+            row_of,
+            cols,
+        };
         let (j0, j1) = (gj0 / t, gj1.div_ceil(t));
         let px = Pixels {
             t0: view.t0,
@@ -297,27 +342,7 @@ impl Occupancy {
                 };
                 tile.used.set(frame);
                 stats.tiles_used += 1;
-                for cj in 0..t {
-                    let gj = j * t + cj;
-                    if gj < gj0 || gj >= gj1 {
-                        continue;
-                    }
-                    let Some(row) = row_of[(gj - gj0) as usize] else {
-                        continue;
-                    };
-                    let line = &tile.cells[cj as usize * TILE..(cj as usize + 1) * TILE];
-                    let out = &mut raster[row * cols..(row + 1) * cols];
-                    let c0 = gi0.max(i * t);
-                    let c1 = gi1.min((i + 1) * t);
-                    for gi in c0..c1 {
-                        let v = line[(gi - i * t) as usize];
-                        if v != 0 {
-                            if let Some(col) = col_of[(gi - gi0) as usize] {
-                                out[col] = u16::from(v);
-                            }
-                        }
-                    }
-                }
+                visible.blit(tile, (i, j), raster);
             }
         }
         self.evict(frame);

@@ -14,7 +14,7 @@ use super::chart::{Chart, Part};
 use super::lod::OccupancyStats;
 use super::paint::{Align, Cells, Color, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
 use super::palette;
-use super::view::{PixelLayout, View};
+use super::view::{LaneBox, PixelLayout, View};
 use std::collections::BTreeMap;
 
 /// Below this size (CSS pixels) in width or height a part is rasterized.
@@ -153,6 +153,20 @@ pub fn render(chart: &Chart, view: &View, opts: &Options, p: &mut dyn Painter) -
     frame
 }
 
+/// What every step of drawing one lane reads.
+#[derive(Clone, Copy)]
+struct LaneCtx<'a> {
+    chart: &'a Chart,
+    view: &'a View,
+    opts: &'a Options,
+    l: &'a PixelLayout,
+    lane: usize,
+    b: LaneBox,
+    /// The addresses the view shows in this lane.
+    a_lo: f64,
+    a_hi: f64,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn draw_lane(
     chart: &Chart,
@@ -164,111 +178,167 @@ fn draw_lane(
     p: &mut dyn Painter,
     frame: &mut Frame,
 ) {
-    let info = &chart.lanes[lane];
-    let b = l.lanes[lane];
     let (a_lo, a_hi) = l.address_range(view, lane);
-    let yticks = axis::address_ticks(a_lo, a_hi, (b.chart.h / 40.0).max(2.0) as usize, opts.hex);
-
-    // Grid.
-    p.clip(Some(b.chart));
-    let grid = stroke(palette::GRID, 1.0);
-    for &t in xticks {
-        let x = view.snap(l.x_of(view, t as f64)) + 0.5 / view.dpr;
-        p.line(&[(x, b.chart.y), (x, b.chart.bottom())], grid);
-    }
-    for &a in &yticks {
-        let y = view.snap(l.y_of(view, lane, a as f64)) + 0.5 / view.dpr;
-        p.line(&[(b.chart.x, y), (b.chart.right(), y)], grid);
-    }
-
-    // Planes: large parts as rectangles, batched while the fill stays the same;
-    // tiny ones into the raster. A view with too many parts to visit per frame is
-    // drawn from the chart's occupancy tiles instead (see `lod`).
-    let cols = b.chart.w.ceil() as usize;
-    let rows = b.chart.h.ceil() as usize;
-    let mut raster: Vec<u16> = Vec::new();
-    let mut colors: Vec<Color> = Vec::new();
-    let mut batch: Vec<Rect> = Vec::new();
-    let mut batch_fill: Option<Fill> = None;
-    let mut outlines: Vec<Rect> = Vec::new();
+    let c = LaneCtx {
+        chart,
+        view,
+        opts,
+        l,
+        lane,
+        b: l.lanes[lane],
+        a_lo,
+        a_hi,
+    };
+    let yticks = axis::address_ticks(a_lo, a_hi, (c.b.chart.h / 40.0).max(2.0) as usize, opts.hex);
+    p.clip(Some(c.b.chart));
+    c.grid(xticks, &yticks, p);
     let first = frame.drawn.len();
-    let limit = opts.exact_limit.unwrap_or(EXACT_LIMIT);
-    let aggregate = chart.lod_index.estimate(&chart.parts, view.t0, view.t1) > limit;
-    if aggregate {
-        raster = vec![0; cols * rows];
-        colors = palette::NODES.to_vec();
-        let s = chart.occupancy.paint(chart, view, l, lane, &mut raster);
-        let total = frame.occupancy.get_or_insert_with(Default::default);
-        total.tiles_built += s.tiles_built;
-        total.tiles_used += s.tiles_used;
-        total.parts_visited += s.parts_visited;
-        total.pending += s.pending;
+    let aggregate = c.planes(p, frame);
+    let drawn: Vec<Drawn> = frame.drawn[first..].to_vec();
+    c.wrap_connectors(&drawn, p);
+    c.emphasis(aggregate, &drawn, p, frame);
+    let info = &chart.lanes[lane];
+    let title = (chart.lanes.len() > 1 || info.name != "mem")
+        .then(|| format!("{} — peak {}", info.name, axis::bytes_short(info.peak)));
+    c.reference_lines(title.as_deref(), p, frame);
+    if opts.names {
+        place_labels(chart, view, l, lane, &drawn, p, frame);
     }
-    let visible = chart.lod_index.visible(&chart.parts, view.t0, view.t1);
-    for q in visible.take_while(|_| !aggregate).map(|k| &chart.parts[k]) {
-        if q.lane != lane {
-            continue;
+    p.clip(None);
+    c.axes(&yticks, title.as_deref(), p);
+    draw_strip(chart, view, l, lane, xticks, p);
+}
+
+impl LaneCtx<'_> {
+    /// Grid lines at the clock and address ticks.
+    fn grid(&self, xticks: &[u64], yticks: &[u64], p: &mut dyn Painter) {
+        let LaneCtx {
+            view, l, lane, b, ..
+        } = *self;
+        let grid = stroke(palette::GRID, 1.0);
+        for &t in xticks {
+            let x = view.snap(l.x_of(view, t as f64)) + 0.5 / view.dpr;
+            p.line(&[(x, b.chart.y), (x, b.chart.bottom())], grid);
         }
-        if (q.a1 as f64) <= a_lo || (q.a0 as f64) >= a_hi {
-            continue;
+        for &a in yticks {
+            let y = view.snap(l.y_of(view, lane, a as f64)) + 0.5 / view.dpr;
+            p.line(&[(b.chart.x, y), (b.chart.right(), y)], grid);
         }
-        frame.parts_visited += 1;
-        let r = part_rect(l, view, lane, q, &b.chart);
-        let fill = plane_fill(chart, q.plane);
-        if r.w < TINY || r.h < TINY {
-            if raster.is_empty() {
-                raster = vec![0; cols * rows];
+    }
+
+    /// Planes: large parts as rectangles, batched while the fill stays the same;
+    /// tiny ones into the raster. A view with too many parts to visit per frame is
+    /// drawn from the chart's occupancy tiles instead (see `lod`); returns whether
+    /// it was.
+    fn planes(&self, p: &mut dyn Painter, frame: &mut Frame) -> bool {
+        let LaneCtx {
+            chart,
+            view,
+            opts,
+            l,
+            lane,
+            b,
+            a_lo,
+            a_hi,
+        } = *self;
+        let cols = b.chart.w.ceil() as usize;
+        let rows = b.chart.h.ceil() as usize;
+        let mut raster: Vec<u16> = Vec::new();
+        let mut colors: Vec<Color> = Vec::new();
+        let mut batch: Vec<Rect> = Vec::new();
+        let mut batch_fill: Option<Fill> = None;
+        let mut outlines: Vec<Rect> = Vec::new();
+        let limit = opts.exact_limit.unwrap_or(EXACT_LIMIT);
+        let aggregate = chart.lod_index.estimate(&chart.parts, view.t0, view.t1) > limit;
+        if aggregate {
+            raster = vec![0; cols * rows];
+            colors = palette::NODES.to_vec();
+            let s = chart.occupancy.paint(chart, view, l, lane, &mut raster);
+            let total = frame.occupancy.get_or_insert_with(Default::default);
+            total.tiles_built += s.tiles_built;
+            total.tiles_used += s.tiles_used;
+            total.parts_visited += s.parts_visited;
+            total.pending += s.pending;
+        }
+        let visible = chart.lod_index.visible(&chart.parts, view.t0, view.t1);
+        for q in visible.take_while(|_| !aggregate).map(|k| &chart.parts[k]) {
+            if q.lane != lane {
+                continue;
             }
-            let ci = match colors.iter().position(|&c| c == fill.color) {
-                Some(i) => i,
-                None => {
-                    colors.push(fill.color);
-                    colors.len() - 1
+            if (q.a1 as f64) <= a_lo || (q.a0 as f64) >= a_hi {
+                continue;
+            }
+            frame.parts_visited += 1;
+            let r = part_rect(l, view, lane, q, &b.chart);
+            let fill = plane_fill(chart, q.plane);
+            if r.w < TINY || r.h < TINY {
+                if raster.is_empty() {
+                    raster = vec![0; cols * rows];
                 }
-            };
-            let (c0, c1) = cells(r.x - b.chart.x, r.w, cols);
-            let (r0, r1) = cells(r.y - b.chart.y, r.h, rows);
-            for row in r0..r1 {
-                raster[row * cols + c0..row * cols + c1].fill(ci as u16 + 1);
+                let ci = match colors.iter().position(|&c| c == fill.color) {
+                    Some(i) => i,
+                    None => {
+                        colors.push(fill.color);
+                        colors.len() - 1
+                    }
+                };
+                let (c0, c1) = cells(r.x - b.chart.x, r.w, cols);
+                let (r0, r1) = cells(r.y - b.chart.y, r.h, rows);
+                for row in r0..r1 {
+                    raster[row * cols + c0..row * cols + c1].fill(ci as u16 + 1);
+                }
+                frame.rasterized += 1;
+                continue;
             }
-            frame.rasterized += 1;
-            continue;
+            if batch_fill != Some(fill) && !batch.is_empty() {
+                p.fill_rects(batch_fill.unwrap_or(fill), &batch);
+                frame.fill_calls += 1;
+                batch.clear();
+            }
+            batch_fill = Some(fill);
+            batch.push(r);
+            if r.w >= 4.0 && r.h >= 4.0 {
+                outlines.push(r);
+            }
+            frame.drawn.push(Drawn {
+                plane: q.plane,
+                wrapped: q.wrapped,
+                rect: r,
+            });
         }
-        if batch_fill != Some(fill) && !batch.is_empty() {
-            p.fill_rects(batch_fill.unwrap_or(fill), &batch);
+        if let (Some(f), false) = (batch_fill, batch.is_empty()) {
+            p.fill_rects(f, &batch);
             frame.fill_calls += 1;
-            batch.clear();
         }
-        batch_fill = Some(fill);
-        batch.push(r);
-        if r.w >= 4.0 && r.h >= 4.0 {
-            outlines.push(r);
+        if !outlines.is_empty() {
+            p.stroke_rects(
+                Stroke {
+                    color: palette::OUTLINE,
+                    width: 1.0 / view.dpr,
+                    dash: 0.0,
+                },
+                &outlines,
+            );
         }
-        frame.drawn.push(Drawn {
-            plane: q.plane,
-            wrapped: q.wrapped,
-            rect: r,
-        });
+        if !raster.is_empty() {
+            frame.fill_calls += self.raster(&mut raster, (cols, rows), &colors, p);
+        }
+        aggregate
     }
-    if let (Some(f), false) = (batch_fill, batch.is_empty()) {
-        p.fill_rects(f, &batch);
-        frame.fill_calls += 1;
-    }
-    if !outlines.is_empty() {
-        p.stroke_rects(
-            Stroke {
-                color: palette::OUTLINE,
-                width: 1.0 / view.dpr,
-                dash: 0.0,
-            },
-            &outlines,
-        );
-    }
-    if !raster.is_empty() {
+
+    /// Paints the raster of tiny planes (`(cols, rows)` cells, `colors` by index);
+    /// returns the fill calls made.
+    fn raster(
+        &self,
+        raster: &mut [u16],
+        (cols, rows): (usize, usize),
+        colors: &[Color],
+        p: &mut dyn Painter,
+    ) -> usize {
         // Too fragmented for colours to be told apart: one colour shows occupancy
         // better than noise (and is what the run-length painters fall back to).
         let dense = [palette::DENSE];
-        let fragmented = row_runs(&raster, cols) > DENSE_RUNS;
+        let fragmented = row_runs(raster, cols) > DENSE_RUNS;
         if fragmented {
             for v in raster.iter_mut().filter(|v| **v != 0) {
                 *v = 1;
@@ -277,97 +347,30 @@ fn draw_lane(
         let grid = Cells {
             cols,
             rows,
-            cells: &raster,
-            colors: if fragmented { &dense } else { &colors },
+            cells: raster,
+            colors: if fragmented { &dense } else { colors },
         };
-        frame.fill_calls += p.cells(b.chart, &grid);
+        p.cells(self.b.chart, &grid)
     }
 
-    // Wrapped planes: a dashed connector from the top of the contiguous part (the end
-    // of the space) to the bottom of the wrapped part (its start).
-    let drawn_now: Vec<Drawn> = frame.drawn[first..].to_vec();
-    let drawn = &drawn_now[..];
-    for d in drawn.iter().filter(|d| d.wrapped) {
-        if let Some(c) = drawn.iter().find(|c| c.plane == d.plane && !c.wrapped) {
-            let x = c.rect.x + (c.rect.w / 2.0).min(4.0);
-            let col = plane_fill(chart, d.plane).color;
-            let dark = Color {
-                r: col.r / 2,
-                g: col.g / 2,
-                b: col.b / 2,
-                a: 255,
-            };
-            p.line(
-                &[(x, c.rect.y), (x, d.rect.bottom())],
-                Stroke {
-                    color: dark,
-                    width: 1.5,
-                    dash: 4.0,
-                },
-            );
-        }
-    }
-
-    // Emphasis: findings, search matches, hover and selection outline every part of
-    // their plane, so the two parts of a wrapped plane light up together. Drawn from
-    // the frame's rectangles, or, in an occupancy frame, from the planes' data.
-    let in_view = |plane: usize| -> Vec<Rect> {
-        chart
-            .parts_of(plane)
-            .filter(|q| q.lane == lane && (q.t1 as f64) > view.t0 && f64::from(q.t0) < view.t1)
-            .filter(|q| (q.a1 as f64) > a_lo && (q.a0 as f64) < a_hi)
-            .map(|q| part_rect(l, view, lane, q, &b.chart))
-            .collect()
-    };
-    let emphasis =
-        |planes: &mut dyn Iterator<Item = usize>, keep: &dyn Fn(usize) -> bool| -> Vec<Rect> {
-            if aggregate {
-                planes.take(MAX_EMPHASIS).flat_map(in_view).collect()
-            } else {
-                drawn
-                    .iter()
-                    .filter(|d| keep(d.plane))
-                    .map(|d| d.rect)
-                    .collect()
-            }
-        };
-    let flagged = emphasis(
-        &mut chart
-            .report
-            .problems
-            .iter()
-            .flat_map(|pr| pr.planes.iter().copied()),
-        &|i| chart.flagged.get(i).copied().unwrap_or(false),
-    );
-    if !flagged.is_empty() {
-        p.stroke_rects(
-            Stroke {
-                color: palette::FINDING,
-                width: 2.0,
-                dash: 3.0,
-            },
-            &flagged,
-        );
-    }
-    if !opts.matches.is_empty() {
-        let m = emphasis(&mut opts.matches.iter().copied(), &|i| {
-            opts.matches.binary_search(&i).is_ok()
-        });
-        frame.marked += m.len();
-        p.stroke_rects(stroke(palette::MATCH, 2.0), &m);
-    }
-    for (plane, width) in [(opts.hover, 1.5), (opts.selected, 2.5)] {
-        if let Some(plane) = plane {
-            let rs = in_view(plane);
-            p.stroke_rects(stroke(palette::SELECT, width), &rs);
-            if rs.len() == 2 {
-                let (a, c) = (rs[0], rs[1]);
-                let (top, bottom) = if a.y < c.y { (a, c) } else { (c, a) };
-                let x = top.x + (top.w / 2.0).min(4.0);
+    /// Wrapped planes: a dashed connector from the top of the contiguous part (the end
+    /// of the space) to the bottom of the wrapped part (its start).
+    fn wrap_connectors(&self, drawn: &[Drawn], p: &mut dyn Painter) {
+        let chart = self.chart;
+        for d in drawn.iter().filter(|d| d.wrapped) {
+            if let Some(c) = drawn.iter().find(|c| c.plane == d.plane && !c.wrapped) {
+                let x = c.rect.x + (c.rect.w / 2.0).min(4.0);
+                let col = plane_fill(chart, d.plane).color;
+                let dark = Color {
+                    r: col.r / 2,
+                    g: col.g / 2,
+                    b: col.b / 2,
+                    a: 255,
+                };
                 p.line(
-                    &[(x, top.bottom()), (x, bottom.y)],
+                    &[(x, c.rect.y), (x, d.rect.bottom())],
                     Stroke {
-                        color: palette::SELECT,
+                        color: dark,
                         width: 1.5,
                         dash: 4.0,
                     },
@@ -376,102 +379,198 @@ fn draw_lane(
         }
     }
 
-    // Peak and lower bound.
-    frame.peak_y.push(hline(
-        l,
-        view,
-        lane,
-        info.peak as f64,
-        palette::PEAK,
-        0.0,
-        p,
-    ));
-    frame.lower_bound_y.push(hline(
-        l,
-        view,
-        lane,
-        info.lower_bound as f64,
-        palette::LOWER_BOUND,
-        5.0,
-        p,
-    ));
-    let title = (chart.lanes.len() > 1 || info.name != "mem")
-        .then(|| format!("{} — peak {}", info.name, axis::bytes_short(info.peak)));
-    if let Some(y) = frame.peak_y[lane] {
-        let text = format!("Peak usage = {}", bytes_long(info.peak));
-        let st = TextStyle {
-            bold: true,
-            ..style(palette::PEAK, 12.0, Align::Right)
+    /// Emphasis: findings, search matches, hover and selection outline every part of
+    /// their plane, so the two parts of a wrapped plane light up together. Drawn from
+    /// the frame's rectangles, or, in an occupancy frame, from the planes' data.
+    fn emphasis(&self, aggregate: bool, drawn: &[Drawn], p: &mut dyn Painter, frame: &mut Frame) {
+        let LaneCtx {
+            chart,
+            view,
+            opts,
+            l,
+            lane,
+            b,
+            a_lo,
+            a_hi,
+        } = *self;
+        let in_view = |plane: usize| -> Vec<Rect> {
+            chart
+                .parts_of(plane)
+                .filter(|q| q.lane == lane && (q.t1 as f64) > view.t0 && f64::from(q.t0) < view.t1)
+                .filter(|q| (q.a1 as f64) > a_lo && (q.a0 as f64) < a_hi)
+                .map(|q| part_rect(l, view, lane, q, &b.chart))
+                .collect()
         };
-        // Above the line, unless the lane's title is there (a narrow chart whose
-        // peak is near the top): then under it.
-        let left = b.chart.right() - 6.0 - p.text_width(&text, 12.0, true);
-        let title_end = title.as_ref().map_or(f64::NEG_INFINITY, |t| {
-            b.chart.x + 12.0 + p.text_width(t, 11.0, true)
-        });
-        let above = y - 8.0;
-        let clash = (above - (b.chart.y + 8.0)).abs() < 13.0 && left < title_end;
-        backed_text(
+        let emphasis =
+            |planes: &mut dyn Iterator<Item = usize>, keep: &dyn Fn(usize) -> bool| -> Vec<Rect> {
+                if aggregate {
+                    planes.take(MAX_EMPHASIS).flat_map(in_view).collect()
+                } else {
+                    drawn
+                        .iter()
+                        .filter(|d| keep(d.plane))
+                        .map(|d| d.rect)
+                        .collect()
+                }
+            };
+        let flagged = emphasis(
+            &mut chart
+                .report
+                .problems
+                .iter()
+                .flat_map(|pr| pr.planes.iter().copied()),
+            &|i| chart.flagged.get(i).copied().unwrap_or(false),
+        );
+        if !flagged.is_empty() {
+            p.stroke_rects(
+                Stroke {
+                    color: palette::FINDING,
+                    width: 2.0,
+                    dash: 3.0,
+                },
+                &flagged,
+            );
+        }
+        if !opts.matches.is_empty() {
+            let m = emphasis(&mut opts.matches.iter().copied(), &|i| {
+                opts.matches.binary_search(&i).is_ok()
+            });
+            frame.marked += m.len();
+            p.stroke_rects(stroke(palette::MATCH, 2.0), &m);
+        }
+        for (plane, width) in [(opts.hover, 1.5), (opts.selected, 2.5)] {
+            if let Some(plane) = plane {
+                let rs = in_view(plane);
+                p.stroke_rects(stroke(palette::SELECT, width), &rs);
+                if rs.len() == 2 {
+                    let (a, c) = (rs[0], rs[1]);
+                    let (top, bottom) = if a.y < c.y { (a, c) } else { (c, a) };
+                    let x = top.x + (top.w / 2.0).min(4.0);
+                    p.line(
+                        &[(x, top.bottom()), (x, bottom.y)],
+                        Stroke {
+                            color: palette::SELECT,
+                            width: 1.5,
+                            dash: 4.0,
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    /// The peak, lower-bound and capacity lines with their labels; the peak's label
+    /// goes under its line where the lane's `title` is above it.
+    fn reference_lines(&self, title: Option<&str>, p: &mut dyn Painter, frame: &mut Frame) {
+        let LaneCtx {
+            chart,
+            view,
+            l,
+            lane,
+            b,
+            ..
+        } = *self;
+        let info = &chart.lanes[lane];
+        frame.peak_y.push(hline(
+            l,
+            view,
+            lane,
+            info.peak as f64,
+            palette::PEAK,
+            0.0,
             p,
-            &text,
-            b.chart.right() - 6.0,
-            if clash { y + 10.0 } else { above },
-            st,
-        );
-    }
-    if let Some(y) = frame.lower_bound_y[lane] {
-        let text = format!("Lower bound = {}", bytes_long(info.lower_bound));
-        let st = style(palette::LOWER_BOUND, 11.0, Align::Right);
-        backed_text(p, &text, b.chart.right() - 6.0, y + 9.0, st);
-    }
-
-    let cap_y = info
-        .capacity
-        .and_then(|cap| hline(l, view, lane, cap as f64, palette::CAPACITY, 2.0, p));
-    frame.capacity_y.push(cap_y);
-    if let (Some(cap), Some(y)) = (info.capacity, cap_y) {
-        let verdict = if info.peak <= cap { "fits" } else { "over" };
-        let text = format!("Capacity = {} ({verdict})", bytes_long(cap));
-        let st = TextStyle {
-            bold: true,
-            ..style(palette::CAPACITY, 11.0, Align::Left)
-        };
-        backed_text(p, &text, b.chart.x + 6.0, y - 8.0, st);
-    }
-
-    if opts.names {
-        place_labels(chart, view, l, lane, drawn, p, frame);
-    }
-
-    // Axes and the lane's name.
-    p.clip(None);
-    p.stroke_rects(stroke(palette::AXIS, 1.0), &[b.chart]);
-    let span = a_hi - a_lo;
-    for &a in &yticks {
-        let y = l.y_of(view, lane, a as f64);
-        p.line(
-            &[(b.chart.x - 4.0, y), (b.chart.x, y)],
-            stroke(palette::AXIS, 1.0),
-        );
-        p.text(
-            &address_label(a, span, opts.hex),
-            b.chart.x - 6.0,
-            y,
-            style(palette::AXIS, 10.0, Align::Right),
-        );
-    }
-    if let Some(title) = title {
-        p.text(
-            &title,
-            b.chart.x + 4.0,
-            b.chart.y + 8.0,
-            TextStyle {
+        ));
+        frame.lower_bound_y.push(hline(
+            l,
+            view,
+            lane,
+            info.lower_bound as f64,
+            palette::LOWER_BOUND,
+            5.0,
+            p,
+        ));
+        if let Some(y) = frame.peak_y[lane] {
+            let text = format!("Peak usage = {}", bytes_long(info.peak));
+            let st = TextStyle {
                 bold: true,
-                ..style(palette::AXIS, 11.0, Align::Left)
-            },
-        );
+                ..style(palette::PEAK, 12.0, Align::Right)
+            };
+            // Above the line, unless the lane's title is there (a narrow chart whose
+            // peak is near the top): then under it.
+            let left = b.chart.right() - 6.0 - p.text_width(&text, 12.0, true);
+            let title_end = title.as_ref().map_or(f64::NEG_INFINITY, |t| {
+                b.chart.x + 12.0 + p.text_width(t, 11.0, true)
+            });
+            let above = y - 8.0;
+            let clash = (above - (b.chart.y + 8.0)).abs() < 13.0 && left < title_end;
+            backed_text(
+                p,
+                &text,
+                b.chart.right() - 6.0,
+                if clash { y + 10.0 } else { above },
+                st,
+            );
+        }
+        if let Some(y) = frame.lower_bound_y[lane] {
+            let text = format!("Lower bound = {}", bytes_long(info.lower_bound));
+            let st = style(palette::LOWER_BOUND, 11.0, Align::Right);
+            backed_text(p, &text, b.chart.right() - 6.0, y + 9.0, st);
+        }
+
+        let cap_y = info
+            .capacity
+            .and_then(|cap| hline(l, view, lane, cap as f64, palette::CAPACITY, 2.0, p));
+        frame.capacity_y.push(cap_y);
+        if let (Some(cap), Some(y)) = (info.capacity, cap_y) {
+            let verdict = if info.peak <= cap { "fits" } else { "over" };
+            let text = format!("Capacity = {} ({verdict})", bytes_long(cap));
+            let st = TextStyle {
+                bold: true,
+                ..style(palette::CAPACITY, 11.0, Align::Left)
+            };
+            backed_text(p, &text, b.chart.x + 6.0, y - 8.0, st);
+        }
     }
-    draw_strip(chart, view, l, lane, xticks, p);
+
+    /// The address axis and the lane's name.
+    fn axes(&self, yticks: &[u64], title: Option<&str>, p: &mut dyn Painter) {
+        let LaneCtx {
+            view,
+            opts,
+            l,
+            lane,
+            b,
+            a_lo,
+            a_hi,
+            ..
+        } = *self;
+        p.stroke_rects(stroke(palette::AXIS, 1.0), &[b.chart]);
+        let span = a_hi - a_lo;
+        for &a in yticks {
+            let y = l.y_of(view, lane, a as f64);
+            p.line(
+                &[(b.chart.x - 4.0, y), (b.chart.x, y)],
+                stroke(palette::AXIS, 1.0),
+            );
+            p.text(
+                &address_label(a, span, opts.hex),
+                b.chart.x - 6.0,
+                y,
+                style(palette::AXIS, 10.0, Align::Right),
+            );
+        }
+        if let Some(title) = title {
+            p.text(
+                title,
+                b.chart.x + 4.0,
+                b.chart.y + 8.0,
+                TextStyle {
+                    bold: true,
+                    ..style(palette::AXIS, 11.0, Align::Left)
+                },
+            );
+        }
+    }
 }
 
 /// Text on a translucent patch of background, so the peak, lower-bound and capacity

@@ -155,6 +155,9 @@ impl Replay {
         json!(index)
     }
 
+    /// Runs one operation. Long (about 140 lines) on purpose: one arm per operation
+    /// of the language, in the order of the table in the module's documentation, so
+    /// that the table and its implementation read side by side.
     fn step(&mut self, op: &Value, i: usize, at: &dyn Fn(&str) -> String) -> Result<Value, Thrown> {
         let name = op
             .get("op")
