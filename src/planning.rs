@@ -104,11 +104,18 @@ impl Session {
         }
         let capacity = free_list.and_then(|l| l.capacity).map(|c| c.to_string());
         let t = Clock::start();
+        let schedule = self.doc.schedule.clone();
         let loaded = self.loaded()?;
-        let plan = match strategy {
-            None => loaded.clone(),
-            Some(s) => strategies::replan(loaded, s, budget).map_err(|e| e.in_file(&self.name))?,
-        };
+        // On a schedule, `best` also tries Aidge's other driver configurations.
+        let plan = match (strategy, &schedule) {
+            (None, _) => Ok(loaded.clone()),
+            (Some(s), Some(schedule)) => {
+                let options = strategies::recorded_options(loaded);
+                strategies::replan_schedule(loaded, schedule, &options, s, budget)
+            }
+            (Some(s), None) => strategies::replan(loaded, s, budget),
+        }
+        .map_err(|e| e.in_file(&self.name))?;
         let (peak, lower_bound, proven_optimal) = bounds(&plan);
         let name = strategy.map_or(AS_LOADED, Strategy::name).to_owned();
         let report = Report {

@@ -233,14 +233,21 @@ fn plan(a: PlanArgs) -> Result<u8> {
             let plan = drivers::generate(schedule, &opts).map_err(|e| e.in_file(&name))?;
             match strategy {
                 None => plan,
-                Some(s) => strategies::replan(&plan, s, &budget).map_err(|e| e.in_file(&name))?,
+                Some(s) => strategies::replan_schedule(&plan, schedule, &opts, s, &budget)
+                    .map_err(|e| e.in_file(&name))?,
             }
         }
         Source::Plan => match (&doc.plan, &doc.buffers, strategy) {
             (Some(plan), _, None) => plan.clone(),
-            (Some(plan), _, Some(s)) => {
-                strategies::replan(plan, s, &budget).map_err(|e| e.in_file(&name))?
+            (Some(plan), _, Some(s)) => match &doc.schedule {
+                // `best` also tries Aidge's other configurations of the schedule.
+                Some(schedule) => {
+                    let opts = strategies::recorded_options(plan);
+                    strategies::replan_schedule(plan, schedule, &opts, s, &budget)
+                }
+                None => strategies::replan(plan, s, &budget),
             }
+            .map_err(|e| e.in_file(&name))?,
             (None, Some(buffers), None) => formats::plan_buffers(buffers),
             (None, Some(buffers), Some(s)) => {
                 let placed =

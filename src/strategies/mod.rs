@@ -20,6 +20,7 @@ mod bench;
 mod bound;
 mod clock;
 mod greedy;
+mod local;
 mod replan;
 mod rng;
 mod search;
@@ -29,7 +30,7 @@ mod wasm;
 
 pub use bench::{bench, bench_lists, bench_passes, bench_table, read_sets, synthetic};
 pub use greedy::{Fit, Order, Pass};
-pub use replan::replan;
+pub use replan::{recorded_options, replan, replan_schedule};
 
 use crate::model::{BufferList, Bytes};
 use crate::{Error, Result};
@@ -201,7 +202,8 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
             } else {
                 let start = run.best_greedy();
                 run.report(start.peak);
-                run.iterate(start)
+                let (offsets, used) = run.iterate(start);
+                run.local(offsets, used)
             };
             let (offsets, improved, exhausted) = run.search(start, list.capacity);
             (
@@ -282,6 +284,10 @@ fn finish(items: &[Item], offsets: Vec<Bytes>, used: Strategy, timer: &Timer) ->
 /// Iterated greedy stops after this many passes in a row without a lower peak.
 const STALL: u32 = 30;
 
+/// The local search gives way to the exact search after this many moves in a row
+/// without a lower peak.
+const LOCAL_STALL: u32 = 20_000;
+
 /// Above this many buffers the exact search is not tried: one of its nodes sorts all
 /// the buffers, so it would spend the budget on a handful of nodes.
 const SEARCH_MAX: usize = 50_000;
@@ -321,9 +327,11 @@ impl Run<'_> {
     /// ones win ties; the sweep comes last). A named strategy's pass reports that
     /// strategy, the others [`Strategy::Best`]. Every pass completes, so `best` is
     /// never above any of them, unless a greedy pass is not affordable: then the sweep
-    /// goes first and the passes end with the budget.
+    /// goes first and the passes end with half of the budget.
     fn best_greedy(&self) -> Greedy {
         let sweep_first = !greedy_affordable(self.items);
+        // Passes that cost seconds each leave half of the budget to the local search.
+        let passes_until = self.limits.budget.millis / 2;
         let mut best: Option<Greedy> = None;
         // Keeps the placement if it is the lowest so far; true at the lower bound.
         let consider = |best: &mut Option<Greedy>, offsets: Vec<Bytes>, pass, used| {
@@ -349,7 +357,7 @@ impl Run<'_> {
                 greedy::place_in_order(self.items, &order, pass.fit)
             } else {
                 match greedy::place_until(self.items, &order, pass.fit, || {
-                    self.limits.out_of_time()
+                    self.limits.out_of_time() || self.limits.timer.elapsed_ms() >= passes_until
                 }) {
                     Some(o) => o,
                     None => break,
@@ -376,7 +384,7 @@ impl Run<'_> {
         })
     }
 
-    /// Iterated greedy from `start`'s order for up to a tenth of the budget (all of
+    /// Iterated greedy from `start`'s order for up to a tenth of the budget (half of
     /// it above [`SEARCH_MAX`] buffers, where the search does not run), and until
     /// [`STALL`] passes in a row find nothing lower. Each pass counts as one node
     /// per buffer, so a node limit decides deterministically.
@@ -385,7 +393,7 @@ impl Run<'_> {
             return (start.offsets, start.used);
         }
         let budget = self.limits.budget;
-        let share = if self.items.len() > SEARCH_MAX { 1 } else { 10 };
+        let share = if self.items.len() > SEARCH_MAX { 2 } else { 10 };
         let until_ms = budget.millis / share;
         let until_nodes = budget.max_nodes / share;
         let pass = self.items.len() as u64;
@@ -420,6 +428,48 @@ impl Run<'_> {
             (offsets, Strategy::Best)
         } else {
             (offsets, start.used)
+        }
+    }
+
+    /// Ruin and recreate at the peak ([`local::improve`]) from `offsets` for half of
+    /// what is left of the budget (all of it above [`SEARCH_MAX`] buffers, where the
+    /// search does not run), stopping after [`LOCAL_STALL`] moves in a row without a
+    /// lower peak where the search is still to come. Every buffer a move looks at
+    /// counts as a quarter node, so a node limit decides deterministically.
+    fn local(&mut self, offsets: Vec<Bytes>, used: Strategy) -> (Vec<Bytes>, Strategy) {
+        let start = bound::peak(self.items, &offsets);
+        if start == self.lower_bound || self.limits.out_of_time() {
+            return (offsets, used);
+        }
+        let budget = self.limits.budget;
+        let timer = self.limits.timer;
+        let last = self.items.len() > SEARCH_MAX;
+        let share = if last { 1 } else { 2 };
+        let until_ms =
+            timer.elapsed_ms() + budget.millis.saturating_sub(timer.elapsed_ms()) / share;
+        let until_nodes =
+            self.limits.nodes + budget.max_nodes.saturating_sub(self.limits.nodes) / share;
+        let nodes = &mut self.limits.nodes;
+        let cancelled = || {
+            budget
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        let (offsets, peak) =
+            local::improve(self.items, offsets, self.lower_bound, 1, |work, stalled| {
+                // The node count never passes the limit, even by the last move's cost.
+                *nodes = (*nodes + work / 4 + 1).min(until_nodes);
+                *nodes < until_nodes
+                    && (last || stalled < LOCAL_STALL)
+                    && timer.elapsed_ms() < until_ms
+                    && !cancelled()
+            });
+        if peak < start {
+            self.report(peak);
+            (offsets, Strategy::Best)
+        } else {
+            (offsets, used)
         }
     }
 
