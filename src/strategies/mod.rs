@@ -11,7 +11,8 @@
 //! - [`Strategy::Search`]: MiniMalloc-style exact search ([`search`]) over capacities
 //!   between the lower bound and the best greedy peak.
 //! - [`Strategy::Best`]: every greedy pass ([`Pass::ALL`]) and the sweep, iterated
-//!   greedy from the best one, then the search, within the budget.
+//!   greedy from the best one, the local search at the peak ([`local`]), then the
+//!   search, within the budget.
 //!
 //! Every result is a valid placement; `proven_optimal` says when its peak is known to
 //! be the smallest (it equals the lower bound, or the search proved nothing lower fits).
@@ -431,9 +432,10 @@ impl Run<'_> {
         }
     }
 
-    /// Ruin and recreate at the peak ([`local::improve`]) from `offsets` for half of
-    /// what is left of the budget (all of it above [`SEARCH_MAX`] buffers, where the
-    /// search does not run), stopping after [`LOCAL_STALL`] moves in a row without a
+    /// Ruin and recreate at the peak ([`local::improve`]) from `offsets` for a tenth
+    /// of what is left of the budget (all of it above [`SEARCH_MAX`] buffers, where
+    /// the search does not run: below, the search reaches the bound of BERT-base in
+    /// seconds and needs them), stopping after [`LOCAL_STALL`] moves in a row without a
     /// lower peak where the search is still to come. Every buffer a move looks at
     /// counts as a quarter node, so a node limit decides deterministically.
     fn local(&mut self, offsets: Vec<Bytes>, used: Strategy) -> (Vec<Bytes>, Strategy) {
@@ -444,7 +446,7 @@ impl Run<'_> {
         let budget = self.limits.budget;
         let timer = self.limits.timer;
         let last = self.items.len() > SEARCH_MAX;
-        let share = if last { 1 } else { 2 };
+        let share = if last { 1 } else { 10 };
         let until_ms =
             timer.elapsed_ms() + budget.millis.saturating_sub(timer.elapsed_ms()) / share;
         let until_nodes =
