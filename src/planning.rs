@@ -15,6 +15,8 @@
 //! is (its plan first, else its schedule through Aidge's driver, else its buffers)
 //! is decided here.
 
+mod configs;
+
 use crate::check;
 use crate::drivers::{self, DriverOptions};
 use crate::formats::{self, Document, Export};
@@ -139,11 +141,7 @@ impl Session {
 
     /// The plan the document stands for, as loaded ([`resolve`], computed once).
     pub fn loaded(&mut self) -> Result<&Plan> {
-        let plan = match self.loaded.take() {
-            Some(plan) => plan,
-            None => resolve(&self.doc).map_err(|e| e.in_file(&self.name))?,
-        };
-        Ok(self.loaded.insert(plan))
+        load_once(&mut self.loaded, &self.doc, &self.name)
     }
 
     /// The plan `request` asks for, with its report. Errors name the file.
@@ -176,7 +174,10 @@ impl Session {
         let timer = Timer::start();
         let doc = &self.doc;
         let what = doc.format;
-        let start = match (from, &doc.schedule) {
+        // The driver options `start` was made with: `best` also tries Aidge's other
+        // configurations of the schedule from them (configs::replan_schedule).
+        let default = DriverOptions::default();
+        let (start, opts) = match (from, &doc.schedule) {
             (Some(Source::Schedule), None) => {
                 let msg = format!("no schedule to plan from: this file holds {what}");
                 return Err(Error::whole(msg));
@@ -185,19 +186,28 @@ impl Session {
             (Some(Source::Schedule), Some(schedule))
                 if doc.plan.is_some() || request.driver.is_some() =>
             {
-                let default = DriverOptions::default();
                 let opts = request.driver.as_ref().unwrap_or(&default);
-                Cow::Owned(drivers::generate(schedule, opts)?)
+                (Cow::Owned(drivers::generate(schedule, opts)?), opts.clone())
             }
             (Some(Source::Plan), _) if doc.plan.is_none() && list.is_none() => {
                 let msg = format!("no plan to start from: this file holds {what}");
                 return Err(Error::whole(msg));
             }
-            _ => Cow::Borrowed(self.loaded()?),
+            _ => {
+                let loaded = load_once(&mut self.loaded, doc, &self.name)?;
+                let opts = match &doc.plan {
+                    Some(_) => configs::recorded_options(loaded),
+                    None => default,
+                };
+                (Cow::Borrowed(loaded), opts)
+            }
         };
-        let plan = match request.strategy {
-            None => start.into_owned(),
-            Some(s) => strategies::replan(&start, s, &request.budget)?,
+        let plan = match (request.strategy, &doc.schedule) {
+            (None, _) => start.into_owned(),
+            (Some(s), Some(schedule)) => {
+                configs::replan_schedule(&start, schedule, &opts, s, &request.budget)?
+            }
+            (Some(s), None) => strategies::replan(&start, s, &request.budget)?,
         };
         let (peak, lower_bound, proven_optimal) = bounds(&plan);
         let report = PlanReport {
@@ -244,6 +254,17 @@ fn place(list: &BufferList, request: &Request, asked: &str) -> Result<(Plan, Pla
         capacity: list.capacity.map(|c| c.to_string()),
     };
     Ok((list.to_plan(&placed.offsets), report))
+}
+
+/// The plan `slot` caches for `doc`: [`resolve`]d on first use. A function of the
+/// fields, not of the session, so the document stays readable while the plan is
+/// borrowed.
+fn load_once<'a>(slot: &'a mut Option<Plan>, doc: &Document, name: &str) -> Result<&'a Plan> {
+    let plan = match slot.take() {
+        Some(plan) => plan,
+        None => resolve(doc).map_err(|e| e.in_file(name))?,
+    };
+    Ok(slot.insert(plan))
 }
 
 /// Peak, lower bound, and whether every component sits at its lower bound (which
@@ -378,16 +399,20 @@ mod tests {
         let bytes = std::fs::read(path).unwrap();
         let mut s = Session::open("resnet18.json", &bytes).unwrap();
         let (aidge, ra) = s.plan(&ask(AS_LOADED, 100)).unwrap();
-        let (best, rb) = s.plan(&ask("best", 1000)).unwrap();
-        assert!(check::check(&best).is_valid());
-        assert_eq!(best.planes.len(), aidge.planes.len());
-        for (a, b) in aidge.planes.iter().zip(&best.planes) {
-            let shift = best.spaces[b.space]
+        // `search` re-places the loaded plan's spaces (`best` may take another
+        // configuration's plan: tests/strategies_aidge.rs).
+        let (moved, rm) = s.plan(&ask("search", 1000)).unwrap();
+        assert!(check::check(&moved).is_valid());
+        assert_eq!(moved.planes.len(), aidge.planes.len());
+        for (a, b) in aidge.planes.iter().zip(&moved.planes) {
+            let shift = moved.spaces[b.space]
                 .offset
                 .wrapping_sub(aidge.spaces[a.space].offset);
             assert_eq!(b.cont_offset, a.cont_offset.wrapping_add(shift));
         }
-        assert_eq!(ra.lower_bound, rb.lower_bound);
+        assert_eq!(ra.lower_bound, rm.lower_bound);
+        let (best, rb) = s.plan(&ask("best", 1000)).unwrap();
+        assert!(check::check(&best).is_valid());
         assert!(rb.peak.parse::<u64>().unwrap() <= ra.peak.parse::<u64>().unwrap());
         assert_eq!(rb.proven_optimal, rb.peak == rb.lower_bound);
     }

@@ -11,13 +11,15 @@
 //! - [`Strategy::Search`]: MiniMalloc-style exact search ([`search`]) over capacities
 //!   between the lower bound and the best greedy peak.
 //! - [`Strategy::Best`]: every greedy pass ([`Pass::ALL`]) and the sweep, iterated
-//!   greedy from the best one, then the search, within the budget.
+//!   greedy from the best one, the local search at the peak ([`local`]), then the
+//!   search, within the budget.
 //!
 //! Every result is a valid placement; `proven_optimal` says when its peak is known to
 //! be the smallest (it equals the lower bound, or the search proved nothing lower fits).
 
 mod bound;
 mod greedy;
+mod local;
 mod replan;
 pub(crate) mod rng;
 mod search;
@@ -196,7 +198,8 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
             } else {
                 let start = run.best_greedy();
                 run.report(start.peak);
-                run.iterate(start)
+                let (offsets, used) = run.iterate(start);
+                run.local(offsets, used)
             };
             let (offsets, improved, exhausted) = run.search(start, list.capacity);
             (
@@ -277,6 +280,10 @@ fn finish(items: &[Item], offsets: Vec<Bytes>, used: Strategy, timer: &Timer) ->
 /// Iterated greedy stops after this many passes in a row without a lower peak.
 const STALL: u32 = 30;
 
+/// The local search gives way to the exact search after this many moves in a row
+/// without a lower peak.
+const LOCAL_STALL: u32 = 20_000;
+
 /// Above this many buffers the exact search is not tried: one of its nodes sorts all
 /// the buffers, so it would spend the budget on a handful of nodes.
 const SEARCH_MAX: usize = 50_000;
@@ -316,9 +323,11 @@ impl Run<'_> {
     /// ones win ties; the sweep comes last). A named strategy's pass reports that
     /// strategy, the others [`Strategy::Best`]. Every pass completes, so `best` is
     /// never above any of them, unless a greedy pass is not affordable: then the sweep
-    /// goes first and the passes end with the budget.
+    /// goes first and the passes end with half of the budget.
     fn best_greedy(&self) -> Greedy {
         let sweep_first = !greedy_affordable(self.items);
+        // Passes that cost seconds each leave half of the budget to the local search.
+        let passes_until = self.limits.budget.millis / 2;
         let mut best: Option<Greedy> = None;
         // Keeps the placement if it is the lowest so far; true at the lower bound.
         let consider = |best: &mut Option<Greedy>, offsets: Vec<Bytes>, pass, used| {
@@ -344,7 +353,7 @@ impl Run<'_> {
                 greedy::place_in_order(self.items, &order, pass.fit)
             } else {
                 match greedy::place_until(self.items, &order, pass.fit, || {
-                    self.limits.out_of_time()
+                    self.limits.out_of_time() || self.limits.timer.elapsed_ms() >= passes_until
                 }) {
                     Some(o) => o,
                     None => break,
@@ -371,7 +380,7 @@ impl Run<'_> {
         })
     }
 
-    /// Iterated greedy from `start`'s order for up to a tenth of the budget (all of
+    /// Iterated greedy from `start`'s order for up to a tenth of the budget (half of
     /// it above [`SEARCH_MAX`] buffers, where the search does not run), and until
     /// [`STALL`] passes in a row find nothing lower. Each pass counts as one node
     /// per buffer, so a node limit decides deterministically.
@@ -380,7 +389,7 @@ impl Run<'_> {
             return (start.offsets, start.used);
         }
         let budget = self.limits.budget;
-        let share = if self.items.len() > SEARCH_MAX { 1 } else { 10 };
+        let share = if self.items.len() > SEARCH_MAX { 2 } else { 10 };
         let until_ms = budget.millis / share;
         let until_nodes = budget.max_nodes / share;
         let pass = self.items.len() as u64;
@@ -415,6 +424,49 @@ impl Run<'_> {
             (offsets, Strategy::Best)
         } else {
             (offsets, start.used)
+        }
+    }
+
+    /// Ruin and recreate at the peak ([`local::improve`]) from `offsets` for a tenth
+    /// of what is left of the budget (all of it above [`SEARCH_MAX`] buffers, where
+    /// the search does not run: below, the search reaches the bound of BERT-base in
+    /// seconds and needs them), stopping after [`LOCAL_STALL`] moves in a row without a
+    /// lower peak where the search is still to come. Every buffer a move looks at
+    /// counts as a quarter node, so a node limit decides deterministically.
+    fn local(&mut self, offsets: Vec<Bytes>, used: Strategy) -> (Vec<Bytes>, Strategy) {
+        let start = bound::peak(self.items, &offsets);
+        if start == self.lower_bound || self.limits.out_of_time() {
+            return (offsets, used);
+        }
+        let budget = self.limits.budget;
+        let timer = self.limits.timer;
+        let last = self.items.len() > SEARCH_MAX;
+        let share = if last { 1 } else { 10 };
+        let until_ms =
+            timer.elapsed_ms() + budget.millis.saturating_sub(timer.elapsed_ms()) / share;
+        let until_nodes =
+            self.limits.nodes + budget.max_nodes.saturating_sub(self.limits.nodes) / share;
+        let nodes = &mut self.limits.nodes;
+        let cancelled = || {
+            budget
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        let (offsets, peak) =
+            local::improve(self.items, offsets, self.lower_bound, 1, |work, stalled| {
+                // The node count never passes the limit, even by the last move's cost.
+                *nodes = (*nodes + work / 4 + 1).min(until_nodes);
+                *nodes < until_nodes
+                    && (last || stalled < LOCAL_STALL)
+                    && timer.elapsed_ms() < until_ms
+                    && !cancelled()
+            });
+        if peak < start {
+            self.report(peak);
+            (offsets, Strategy::Best)
+        } else {
+            (offsets, used)
         }
     }
 
