@@ -179,6 +179,10 @@ fn bad_models_get_clear_messages() {
         e.contains("node '/dw/Sigmoid' (op type Tanh)") && e.contains("does not know"),
         "{e}"
     );
+    // Refused before the page asks for the symbolic dims.
+    let unknown = std::fs::read(data("unknown_op.onnx")).unwrap();
+    let e = formats::onnx::symbolic_dims(&unknown).unwrap_err();
+    assert!(e.message.contains("(op type Tanh)"), "{e}");
     // Truncated or garbage bytes under an .onnx name: a message, never a panic.
     let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
     for cut in [1, 7, 100, bytes.len() / 2, bytes.len() - 1] {

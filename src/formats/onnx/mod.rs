@@ -50,9 +50,12 @@ fn decode(bytes: &[u8]) -> Result<proto::GraphProto> {
     Ok(graph)
 }
 
-/// The symbolic dimensions of the model's inputs, in order of first use.
+/// The symbolic dimensions of the model's inputs, in order of first use. A model that
+/// cannot be read whatever its dims (weights in external files, an operator memplan
+/// does not know) is refused here already, before anyone is asked for numbers.
 pub fn symbolic_dims(bytes: &[u8]) -> Result<Vec<SymbolicDim>> {
     let graph = decode(bytes)?;
+    refuse_unreadable(&graph)?;
     let mut out: Vec<SymbolicDim> = Vec::new();
     for v in graph::data_inputs(&graph) {
         let name = v.name.clone().unwrap_or_default();
@@ -134,8 +137,38 @@ fn refuse_external(what: &str, name: &str, t: &proto::TensorProto) -> Result<()>
     Ok(())
 }
 
+/// The checks that do not depend on the input dims: external data, operator domains
+/// and types.
+fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
+    for t in &graph.initializer {
+        refuse_external("initializer", t.name.as_deref().unwrap_or(""), t)?;
+    }
+    for node in &graph.node {
+        let op_type = node.op_type.as_deref().unwrap_or("");
+        let name = node.name.as_deref().unwrap_or("");
+        if let Some(t) = Attrs(&node.attribute).tensor("value") {
+            refuse_external("Constant", name, t)?;
+        }
+        if !matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"))
+            || (op_type != "Constant" && !KNOWN.contains(&op_type))
+        {
+            return Err(Error::whole(format!(
+                "node '{name}' (op type {op_type}{}): {}",
+                node.domain
+                    .as_deref()
+                    .filter(|d| !d.is_empty())
+                    .map(|d| format!(", domain {d}"))
+                    .unwrap_or_default(),
+                ops::unknown()
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl<'g> Builder<'g> {
     fn new(graph: &'g proto::GraphProto, dims: &[(String, u64)]) -> Result<Self> {
+        refuse_unreadable(graph)?;
         let mut inits = Vec::with_capacity(graph.initializer.len());
         for t in &graph.initializer {
             let name = t.name.clone().unwrap_or_default();

@@ -210,11 +210,17 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
                 dims,
             ))
         }
-        _ => Err(format!(
-            "memplan does not know this operator (known: {})",
-            KNOWN.join(", ")
-        )),
+        _ => Err(unknown()),
     }
+}
+
+/// The message for an operator without a row here.
+pub fn unknown() -> String {
+    format!(
+        "memplan does not know this operator (known: {}, Constant); the rest of the graph \
+         is not guessed",
+        KNOWN.join(", ")
+    )
 }
 
 fn op(kind: &str, inputs: Vec<Category>, protect: Vec<Protect>, dims: Vec<u64>) -> AidgeOp {
