@@ -21,8 +21,10 @@ pub mod schedule;
 pub mod stats;
 pub mod strategies;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "onnx-module")))]
 pub mod web;
+#[cfg(all(target_arch = "wasm32", feature = "onnx-module"))]
+mod web_onnx;
 
 pub use error::{Error, Result};
 pub use model::{Bytes, Clock, Component, Plan, Plane, Space, Step};

@@ -9,6 +9,7 @@ import { bindGestures, loadWasm } from './memplan-view.js';
 import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
 import { fragmentPlan, fragmentSync, readFragment } from './share.js';
+import { prepare as prepareOnnx } from './onnx.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('chart');
@@ -201,8 +202,13 @@ const compare = setupCompare({ viewer, onClose: fitCanvas });
  * Opens files; a bad one shows its error and leaves the shown plan in place. A file
  * picked from a folder keeps the folder in its name (`a/memory_info.txt`).
  */
-function openFiles(files) {
-  return planning.open(files.map((file) => ({ name: file.webkitRelativePath || file.name, source: file })));
+async function openFiles(files) {
+  // .onnx models become memplan JSON first, in the lazily loaded ONNX module (onnx.js).
+  const errors = [];
+  const items = await prepareOnnx(files.map((file) => ({ name: file.webkitRelativePath || file.name, source: file })),
+    (m) => errors.push(m));
+  if (items.length) await planning.open(items);
+  if (errors.length) showError(errors.join('\n'));
 }
 
 async function openSample() {
