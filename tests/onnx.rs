@@ -189,6 +189,14 @@ fn bad_models_get_clear_messages() {
         let r = formats::load("cut.onnx", &bytes[..cut]);
         assert!(r.is_err(), "cut at {cut}");
     }
+    // Every byte of a model changed in turn: an error or a schedule, never a panic.
+    for at in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[at] = b[at].wrapping_add(0x41);
+        if let Ok(doc) = formats::load("flip.onnx", &b) {
+            doc.schedule.unwrap().validate().unwrap();
+        }
+    }
     let e = formats::load("x.onnx", b"\x08\x07garbage").unwrap_err();
     assert!(e.to_string().starts_with("x.onnx: "), "{e}");
 }

@@ -26,6 +26,10 @@ use prost::Message;
 
 pub use ops::KNOWN;
 
+/// Largest tensor accepted, in elements: far above any real model, far below 2^64
+/// bytes, so that sizes computed from a corrupt file never wrap.
+const MAX_ELEMENTS: u64 = 1 << 48;
+
 /// A symbolic dimension of the graph inputs (`batch`, `sequence`), which the user
 /// fixes before planning.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -179,6 +183,11 @@ impl<'g> Builder<'g> {
                     t.dims
                 ))
             })?;
+            if ops::elements(&d) > MAX_ELEMENTS {
+                return Err(Error::whole(format!(
+                    "initializer '{name}' has dims {d:?}: too large"
+                )));
+            }
             inits.push(Value {
                 dims: d,
                 values: graph::tensor_ints(t),
@@ -202,7 +211,12 @@ impl<'g> Builder<'g> {
                             .unwrap_or(1)
                     }
                 })
-                .collect();
+                .collect::<Vec<u64>>();
+            if ops::elements(&d) > MAX_ELEMENTS {
+                return Err(Error::whole(format!(
+                    "graph input '{name}' has dims {d:?}: too large"
+                )));
+            }
             inputs.push(Value {
                 dims: d,
                 values: None,
@@ -248,6 +262,9 @@ impl<'g> Builder<'g> {
                 })?;
                 refuse_external("Constant", name, t)?;
                 let dims = graph::tensor_dims(t).ok_or_else(|| fail("negative dims".into()))?;
+                if ops::elements(&dims) > MAX_ELEMENTS {
+                    return Err(fail(format!("its dims {dims:?} are too large")));
+                }
                 self.ops.push(None);
                 self.outs.push(vec![Value {
                     dims,
@@ -260,6 +277,15 @@ impl<'g> Builder<'g> {
                 .map(|d| d.map(|d| self.value(d)))
                 .collect();
             let op = ops::convert(op_type, &Attrs(&node.attribute), &ins).map_err(fail)?;
+            if let Some((d, _)) = op
+                .outputs
+                .iter()
+                .find(|(d, _)| ops::elements(d) > MAX_ELEMENTS)
+            {
+                return Err(fail(format!(
+                    "its output of dims {d:?} is larger than memplan plans (2^48 elements)"
+                )));
+            }
             let outs: Vec<Value> = op
                 .outputs
                 .iter()
@@ -383,7 +409,7 @@ impl<'g> Builder<'g> {
                 match cat {
                     Category::Data => {
                         let index = nodes[me].inputs.len();
-                        let elems = def.map_or(0, |d| self.value(d).dims.iter().product::<u64>());
+                        let elems = def.map_or(0, |d| ops::elements(&self.value(d).dims));
                         let protected = match op.protect.get(index).copied().unwrap_or(Protect::All)
                         {
                             Protect::None => 0,
@@ -496,11 +522,11 @@ fn tag(node_rank: usize, rank: usize) -> String {
 }
 
 fn output(dims: &[u64], element_bytes: u64, data_format: String) -> Output {
-    let elems: u64 = dims.iter().product();
+    let elems = ops::elements(dims);
     Output {
         dims: dims.to_vec(),
         element_bytes,
-        bytes: elems * element_bytes,
+        bytes: elems.saturating_mul(element_bytes),
         required_memory: elems,
         consumers: Vec::new(),
         param_readers: Vec::new(),
