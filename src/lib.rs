@@ -24,8 +24,10 @@ pub mod timer;
 #[cfg(feature = "tools")]
 pub mod tools;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "onnx-module")))]
 pub mod web;
+#[cfg(all(target_arch = "wasm32", feature = "onnx-module"))]
+mod web_onnx;
 
 pub use error::{Error, Result};
 pub use model::{Bytes, Clock, Component, Plan, Plane, Space, Step};

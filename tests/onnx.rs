@@ -179,11 +179,23 @@ fn bad_models_get_clear_messages() {
         e.contains("node '/dw/Sigmoid' (op type Tanh)") && e.contains("does not know"),
         "{e}"
     );
+    // Refused before the page asks for the symbolic dims.
+    let unknown = std::fs::read(data("unknown_op.onnx")).unwrap();
+    let e = formats::onnx::symbolic_dims(&unknown).unwrap_err();
+    assert!(e.message.contains("(op type Tanh)"), "{e}");
     // Truncated or garbage bytes under an .onnx name: a message, never a panic.
     let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
     for cut in [1, 7, 100, bytes.len() / 2, bytes.len() - 1] {
         let r = formats::load("cut.onnx", &bytes[..cut]);
         assert!(r.is_err(), "cut at {cut}");
+    }
+    // Every byte of a model changed in turn: an error or a schedule, never a panic.
+    for at in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[at] = b[at].wrapping_add(0x41);
+        if let Ok(doc) = formats::load("flip.onnx", &b) {
+            doc.schedule.unwrap().validate().unwrap();
+        }
     }
     let e = formats::load("x.onnx", b"\x08\x07garbage").unwrap_err();
     assert!(e.to_string().starts_with("x.onnx: "), "{e}");

@@ -9,6 +9,7 @@ import { bindGestures, el, loadWasm } from './memplan-view.js';
 import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
 import { fragmentPlan, fragmentSync, readFragment } from './share.js';
+import { prepare as prepareOnnx } from './onnx.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('chart');
@@ -194,8 +195,11 @@ const compare = setupCompare({ viewer, onClose: fitCanvas });
  * Opens files; a bad one shows its error and leaves the shown plan in place. A file
  * picked from a folder keeps the folder in its name (`a/memory_info.txt`).
  */
-function openFiles(files) {
-  const items = files.map((file) => ({ name: file.webkitRelativePath || file.name, source: file }));
+async function openFiles(files) {
+  // .onnx models become memplan JSON first, in the lazily loaded ONNX module (onnx.js).
+  const errors = [];
+  const items = await prepareOnnx(files.map((file) => ({ name: file.webkitRelativePath || file.name, source: file })),
+    (m) => errors.push(m));
   // A file that needs another beside it (XLA's buffer assignment and its live ranges),
   // dropped together: opened as one plan.
   const byName = new Map(items.map((item) => [item.name, item]));
@@ -207,7 +211,9 @@ function openFiles(files) {
       paired.add(other);
     }
   }
-  return planning.open(items.filter((item) => !paired.has(item)));
+  const single = items.filter((item) => !paired.has(item));
+  if (single.length) await planning.open(single);
+  if (errors.length) showError(errors.join('\n'));
 }
 
 async function openSample() {

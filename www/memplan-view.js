@@ -271,8 +271,14 @@ export class MemplanView extends HTMLElement {
       const url = new URL(src, document.baseURI);
       const res = await fetch(url);
       if (!res.ok) throw new Error(`${src}: HTTP ${res.status}`);
-      const bytes = new Uint8Array(await res.arrayBuffer());
+      let bytes = new Uint8Array(await res.arrayBuffer());
       const name = decodeURIComponent(url.pathname.split('/').pop() || 'plan');
+      if (/\.onnx$/i.test(name)) {
+        // The ONNX reader is a second wasm module, loaded only now (onnx.js); the
+        // model's symbolic dims take their defaults.
+        const { convert } = await import('./onnx.js');
+        bytes = new TextEncoder().encode(await convert(name, bytes, null));
+      }
       // A file that needs another beside it (XLA's live ranges): fetched from the same folder.
       const other = companion_of(name, bytes);
       if (other) {

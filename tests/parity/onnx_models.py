@@ -204,7 +204,7 @@ def mobilenet_v3_large():
     return b.model(image_input(), out, "mobilenet_v3_large")
 
 
-def bert_small(hidden=128, heads=4, layers=2, inter=512, seq=16):
+def bert_small(hidden=128, heads=4, layers=2, inter=512):
     """A BERT encoder on precomputed embeddings (input: [batch, sequence, hidden] with
     symbolic batch and sequence dims; the page asks for them, the parity runs 1 x seq)."""
     b = Builder()
@@ -213,8 +213,8 @@ def bert_small(hidden=128, heads=4, layers=2, inter=512, seq=16):
     x = b.op("LayerNormalization", "/embeddings/LayerNorm",
              [x, b.init("embeddings.LayerNorm.weight", [hidden]),
               b.init("embeddings.LayerNorm.bias", [hidden])], axis=-1, epsilon=1e-12)
-    split = b.init("onnx::Reshape_heads", [1, seq, heads, d], np.int64, [1, seq, heads, d])
-    merge = b.init("onnx::Reshape_merge", [1, seq, hidden], np.int64, [1, seq, hidden])
+    split = b.init("onnx::Reshape_heads", [4], np.int64, [0, -1, heads, d])
+    merge = b.init("onnx::Reshape_merge", [3], np.int64, [0, -1, hidden])
     scale = b.init("onnx::Div_scale", [], np.float32, np.sqrt(d))
     for li in range(layers):
         s = f"/encoder/layer.{li}"

@@ -26,6 +26,10 @@ use prost::Message;
 
 pub use ops::KNOWN;
 
+/// Largest tensor accepted, in elements: far above any real model, far below 2^64
+/// bytes, so that sizes computed from a corrupt file never wrap.
+const MAX_ELEMENTS: u64 = 1 << 48;
+
 /// A symbolic dimension of the graph inputs (`batch`, `sequence`), which the user
 /// fixes before planning.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -50,9 +54,12 @@ fn decode(bytes: &[u8]) -> Result<proto::GraphProto> {
     Ok(graph)
 }
 
-/// The symbolic dimensions of the model's inputs, in order of first use.
+/// The symbolic dimensions of the model's inputs, in order of first use. A model that
+/// cannot be read whatever its dims (weights in external files, an operator memplan
+/// does not know) is refused here already, before anyone is asked for numbers.
 pub fn symbolic_dims(bytes: &[u8]) -> Result<Vec<SymbolicDim>> {
     let graph = decode(bytes)?;
+    refuse_unreadable(&graph)?;
     let mut out: Vec<SymbolicDim> = Vec::new();
     for v in graph::data_inputs(&graph) {
         let name = v.name.clone().unwrap_or_default();
@@ -134,8 +141,38 @@ fn refuse_external(what: &str, name: &str, t: &proto::TensorProto) -> Result<()>
     Ok(())
 }
 
+/// The checks that do not depend on the input dims: external data, operator domains
+/// and types.
+fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
+    for t in &graph.initializer {
+        refuse_external("initializer", t.name.as_deref().unwrap_or(""), t)?;
+    }
+    for node in &graph.node {
+        let op_type = node.op_type.as_deref().unwrap_or("");
+        let name = node.name.as_deref().unwrap_or("");
+        if let Some(t) = Attrs(&node.attribute).tensor("value") {
+            refuse_external("Constant", name, t)?;
+        }
+        if !matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"))
+            || (op_type != "Constant" && !KNOWN.contains(&op_type))
+        {
+            return Err(Error::whole(format!(
+                "node '{name}' (op type {op_type}{}): {}",
+                node.domain
+                    .as_deref()
+                    .filter(|d| !d.is_empty())
+                    .map(|d| format!(", domain {d}"))
+                    .unwrap_or_default(),
+                ops::unknown()
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl<'g> Builder<'g> {
     fn new(graph: &'g proto::GraphProto, dims: &[(String, u64)]) -> Result<Self> {
+        refuse_unreadable(graph)?;
         let mut inits = Vec::with_capacity(graph.initializer.len());
         for t in &graph.initializer {
             let name = t.name.clone().unwrap_or_default();
@@ -146,6 +183,11 @@ impl<'g> Builder<'g> {
                     t.dims
                 ))
             })?;
+            if ops::elements(&d) > MAX_ELEMENTS {
+                return Err(Error::whole(format!(
+                    "initializer '{name}' has dims {d:?}: too large"
+                )));
+            }
             inits.push(Value {
                 dims: d,
                 values: graph::tensor_ints(t),
@@ -169,7 +211,12 @@ impl<'g> Builder<'g> {
                             .unwrap_or(1)
                     }
                 })
-                .collect();
+                .collect::<Vec<u64>>();
+            if ops::elements(&d) > MAX_ELEMENTS {
+                return Err(Error::whole(format!(
+                    "graph input '{name}' has dims {d:?}: too large"
+                )));
+            }
             inputs.push(Value {
                 dims: d,
                 values: None,
@@ -215,6 +262,9 @@ impl<'g> Builder<'g> {
                 })?;
                 refuse_external("Constant", name, t)?;
                 let dims = graph::tensor_dims(t).ok_or_else(|| fail("negative dims".into()))?;
+                if ops::elements(&dims) > MAX_ELEMENTS {
+                    return Err(fail(format!("its dims {dims:?} are too large")));
+                }
                 self.ops.push(None);
                 self.outs.push(vec![Value {
                     dims,
@@ -227,6 +277,15 @@ impl<'g> Builder<'g> {
                 .map(|d| d.map(|d| self.value(d)))
                 .collect();
             let op = ops::convert(op_type, &Attrs(&node.attribute), &ins).map_err(fail)?;
+            if let Some((d, _)) = op
+                .outputs
+                .iter()
+                .find(|(d, _)| ops::elements(d) > MAX_ELEMENTS)
+            {
+                return Err(fail(format!(
+                    "its output of dims {d:?} is larger than memplan plans (2^48 elements)"
+                )));
+            }
             let outs: Vec<Value> = op
                 .outputs
                 .iter()
@@ -350,7 +409,7 @@ impl<'g> Builder<'g> {
                 match cat {
                     Category::Data => {
                         let index = nodes[me].inputs.len();
-                        let elems = def.map_or(0, |d| self.value(d).dims.iter().product::<u64>());
+                        let elems = def.map_or(0, |d| ops::elements(&self.value(d).dims));
                         let protected = match op.protect.get(index).copied().unwrap_or(Protect::All)
                         {
                             Protect::None => 0,
@@ -463,11 +522,11 @@ fn tag(node_rank: usize, rank: usize) -> String {
 }
 
 fn output(dims: &[u64], element_bytes: u64, data_format: String) -> Output {
-    let elems: u64 = dims.iter().product();
+    let elems = ops::elements(dims);
     Output {
         dims: dims.to_vec(),
         element_bytes,
-        bytes: elems * element_bytes,
+        bytes: elems.saturating_mul(element_bytes),
         required_memory: elems,
         consumers: Vec::new(),
         param_readers: Vec::new(),

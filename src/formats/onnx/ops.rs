@@ -175,9 +175,14 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
         }
         "Flatten" => {
             let d = &x()?.dims;
-            let a = axis(attrs.int("axis", 1), d.len() + 1)?;
-            let outer: u64 = d[..a].iter().product();
-            let inner: u64 = d[a..].iter().product();
+            // Flatten's axis may equal the rank; a negative one counts from the rank.
+            let a = attrs.int("axis", 1);
+            let a = if a < 0 { a + d.len() as i64 } else { a };
+            if !(0..=d.len() as i64).contains(&a) {
+                return Err(format!("axis {a} is out of range for rank {}", d.len()));
+            }
+            let a = a as usize;
+            let (outer, inner) = (elements(&d[..a]), elements(&d[a..]));
             Ok(op(
                 "Flatten",
                 vec![Category::Data],
@@ -210,11 +215,23 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
                 dims,
             ))
         }
-        _ => Err(format!(
-            "memplan does not know this operator (known: {})",
-            KNOWN.join(", ")
-        )),
+        _ => Err(unknown()),
     }
+}
+
+/// The message for an operator without a row here.
+pub fn unknown() -> String {
+    format!(
+        "memplan does not know this operator (known: {}, Constant); the rest of the graph \
+         is not guessed",
+        KNOWN.join(", ")
+    )
+}
+
+/// Elements of a tensor, saturating: dims come from the file, and a product past 2^64
+/// must become a refusal (the caller bounds sizes), not a wrap-around.
+pub fn elements(dims: &[u64]) -> u64 {
+    dims.iter().fold(1u64, |a, &b| a.saturating_mul(b))
 }
 
 fn op(kind: &str, inputs: Vec<Category>, protect: Vec<Protect>, dims: Vec<u64>) -> AidgeOp {
@@ -371,8 +388,12 @@ impl Window {
     /// Output height and width of an input of `h` x `w`.
     fn out(&self, h: u64, w: u64, ceil: bool) -> std::result::Result<[u64; 2], String> {
         let one = |i: usize, size: u64| {
-            let span = self.dilations[i] * (self.kernel[i] - 1) + 1;
-            let full = size + self.pads[i] + self.pads[i + 2];
+            let span = self.dilations[i]
+                .saturating_mul(self.kernel[i] - 1)
+                .saturating_add(1);
+            let full = size
+                .saturating_add(self.pads[i])
+                .saturating_add(self.pads[i + 2]);
             if full < span {
                 return Err(format!(
                     "the window is larger than its padded input ({full})"
@@ -387,11 +408,13 @@ impl Window {
 
     /// Elements the inner Pad of a padded meta-operator adds to an NCHW input.
     fn padding(&self, d: &[u64]) -> u64 {
-        let padded = d[0]
-            * d[1]
-            * (d[2] + self.pads[0] + self.pads[2])
-            * (d[3] + self.pads[1] + self.pads[3]);
-        padded - d.iter().product::<u64>()
+        let h = d[2]
+            .saturating_add(self.pads[0])
+            .saturating_add(self.pads[2]);
+        let w = d[3]
+            .saturating_add(self.pads[1])
+            .saturating_add(self.pads[3]);
+        elements(&[d[0], d[1], h, w]).saturating_sub(elements(d))
     }
 }
 
@@ -507,7 +530,7 @@ fn reshape(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         .flatten()
         .and_then(|v| v.values.as_ref())
         .ok_or("its shape is not a constant (an initializer or a Constant node)")?;
-    let total: u64 = x.dims.iter().product();
+    let total = elements(&x.dims);
     let allow_zero = attrs.int("allowzero", 0) != 0;
     let mut dims = Vec::with_capacity(shape.len());
     let mut free = None;
@@ -522,14 +545,14 @@ fn reshape(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
             _ => return Err(format!("shape {shape:?} is not a valid Reshape shape")),
         });
     }
-    let known: u64 = dims.iter().product();
+    let known = elements(&dims);
     if let Some(i) = free {
         if known == 0 || total % known != 0 {
             return Err(format!("cannot reshape {:?} to {shape:?}", x.dims));
         }
         dims[i] = total / known;
     }
-    if dims.iter().product::<u64>() != total {
+    if elements(&dims) != total {
         return Err(format!("cannot reshape {:?} to {shape:?}", x.dims));
     }
     Ok(op(

@@ -1,0 +1,185 @@
+// End-to-end tests of issue #15: an .onnx model dropped on the page shows Aidge 0.10.1's
+// default plan for it, then the best plan, with no framework installed. The ONNX reader
+// is a second wasm module (pkg-onnx/) fetched only when a model is opened. The plans'
+// peaks are the CLI's (`memplan stats`, the same reader natively), and for the bench's
+// four CNNs Aidge's own (golden.log, written by the real wheel).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import * as h from './harness.mjs';
+
+const onnxDir = path.join(h.root, 'tests/data/onnx');
+/** The fixture models: name → bytes (gunzipped). */
+const MODELS = {
+  resnet18: path.join(h.bench, 'models/resnet18.onnx.gz'),
+  mobilenet_v2: path.join(h.bench, 'models/mobilenet_v2.onnx.gz'),
+  squeezenet1_1: path.join(h.bench, 'models/squeezenet1_1.onnx.gz'),
+  efficientnet_b0: path.join(h.bench, 'models/efficientnet_b0.onnx.gz'),
+  resnet34: path.join(onnxDir, 'resnet34.onnx.gz'),
+  densenet169: path.join(onnxDir, 'densenet169.onnx.gz'),
+  mobilenet_v3_large: path.join(onnxDir, 'mobilenet_v3_large.onnx.gz'),
+};
+const bytesOf = (file) => (file.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(file)) : fs.readFileSync(file));
+/** The first byte count of a summary's text (`3,928,576 B (3.75 MiB)` → `3928576`). */
+const digits = (s) => String(s).match(/[\d,]+/)[0].replace(/,/g, '');
+
+function cli() {
+  const target = process.env.CARGO_TARGET_DIR ?? path.join(h.root, 'target');
+  const bin = path.join(target, 'release/memplan');
+  assert.ok(fs.existsSync(bin), `no memplan binary in ${target}: run cargo build --release first`);
+  return bin;
+}
+
+/** Aidge's default plan of a model as the CLI computes it: peak and lower bound. */
+function cliStats(file, name) {
+  const tmp = path.join(h.results, `${name}.onnx`);
+  fs.writeFileSync(tmp, bytesOf(file));
+  return JSON.parse(execFileSync(cli(), ['stats', '--json', tmp]));
+}
+
+/** The models served beside the page (big ones would not fit through page.evaluate). */
+const served = path.join(h.dist, 'onnx-test');
+let env;
+before(async () => {
+  fs.mkdirSync(served, { recursive: true });
+  for (const [name, file] of Object.entries(MODELS)) fs.writeFileSync(path.join(served, `${name}.onnx`), bytesOf(file));
+  env = await h.start();
+});
+after(async () => {
+  await env?.stop();
+  fs.rmSync(served, { recursive: true, force: true });
+});
+
+/** Drops a served model on the page, as a browser does (the page fetches its bytes first). */
+async function dropServed(page, name) {
+  await page.evaluate(async (n) => {
+    const blob = await (await fetch(`onnx-test/${n}.onnx`)).blob();
+    const dt = new DataTransfer();
+    dt.items.add(new File([blob], `${n}.onnx`));
+    window.__dropAt = performance.now();
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, name);
+}
+
+async function page() {
+  const p = await env.open();
+  await h.ready(p);
+  return p;
+}
+
+/** The planning report of the file shown: strategy, peak and lower bound. */
+const report = (p) => p.evaluate(() => {
+  const m = window.__memplan;
+  const shown = m.files()[m.viewer.current()];
+  return m.planning.plans.get(shown)?.report ?? null;
+});
+
+test('the ONNX module is not fetched until a model is opened', async () => {
+  const p = await page();
+  assert.ok(!p.requests.some((r) => r.includes('pkg-onnx')), 'pkg-onnx fetched for the sample');
+  const n = (await p.evaluate(() => window.__memplan.files())).length;
+  await dropServed(p, 'resnet18');
+  await h.waitForFiles(p, n + 1);
+  assert.ok(p.requests.some((r) => r.includes('pkg-onnx/memplan_bg.wasm')));
+  assert.deepEqual(h.outside(p, env.url), []);
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
+test('each model dropped shows Aidge\'s default plan, then the best plan', async () => {
+  const p = await page();
+  const rows = [];
+  for (const [name, file] of Object.entries(MODELS)) {
+    const expected = cliStats(file, name);
+    const n = (await p.evaluate(() => window.__memplan.files())).length;
+    await dropServed(p, name);
+    await h.waitForFiles(p, n + 1);
+    const aidge = await report(p);
+    assert.equal(aidge.strategy, 'aidge', name);
+    assert.equal(aidge.peak, String(expected.peak), `${name}: Aidge's default plan`);
+    if (name in { resnet18: 1, mobilenet_v2: 1, squeezenet1_1: 1, efficientnet_b0: 1 }) {
+      assert.equal(aidge.peak, h.golden(`${name}-multi-None`), `${name}: Aidge's own peak`);
+    }
+    const summary = await h.summary(p);
+    assert.equal(digits(summary.peak), aidge.peak);
+    await p.selectOption('#strategy', 'best');
+    await p.click('#replan');
+    await h.waitForFiles(p, n + 2);
+    const best = await report(p);
+    const ms = Math.round(await p.evaluate(() => performance.now() - window.__dropAt));
+    assert.equal(best.strategy, 'best', name);
+    assert.ok(BigInt(best.peak) <= BigInt(aidge.peak), `${name}: best ${best.peak} > Aidge ${aidge.peak}`);
+    assert.ok(BigInt(best.peak) >= BigInt(best.lower_bound), name);
+    rows.push(`${name}: Aidge ${aidge.peak} B, best ${best.peak} B (bound ${best.lower_bound} B), drop → best shown ${ms} ms`);
+    await p.selectOption('#strategy', 'aidge');
+  }
+  console.log(rows.join('\n'));
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
+test('symbolic dims are asked for, the model\'s defaults filled in', async () => {
+  const p = await page();
+  const n = (await p.evaluate(() => window.__memplan.files())).length;
+  await h.drop(p, [['bert_small.onnx', bytesOf(path.join(onnxDir, 'bert_small.onnx.gz'))]]);
+  const dialog = await p.waitForSelector('dialog.onnx-dims[open]');
+  const fields = await dialog.$$eval('input', (xs) => xs.map((x) => [x.dataset.dim, x.value]));
+  assert.deepEqual(fields, [['batch', '1'], ['sequence', '1']]);
+  // Keyboard only: the first field has the focus; Tab to the second, type, Enter.
+  assert.equal(await p.evaluate(() => document.activeElement.dataset.dim), 'batch');
+  await p.keyboard.press('Tab');
+  await p.keyboard.press('Control+A');
+  await p.keyboard.type('16');
+  await p.keyboard.press('Enter');
+  await h.waitForFiles(p, n + 1);
+  const r = await report(p);
+  // The same model, dims fixed the same way, through the CLI.
+  const tmp = path.join(h.results, 'bert_small.onnx');
+  fs.writeFileSync(tmp, bytesOf(path.join(onnxDir, 'bert_small.onnx.gz')));
+  const json = path.join(h.results, 'bert_small.memplan.json');
+  execFileSync(cli(), ['convert', tmp, '-o', json, '--dims', 'sequence=16']);
+  const expected = JSON.parse(execFileSync(cli(), ['stats', '--json', json]));
+  assert.equal(r.peak, String(expected.peak));
+  const dflt = JSON.parse(execFileSync(cli(), ['stats', '--json', tmp]));
+  assert.notEqual(r.peak, String(dflt.peak), 'sequence=16 is not the default 1');
+  // Escape cancels: nothing opens, no error.
+  await h.drop(p, [['tiny_cnn.onnx', fs.readFileSync(path.join(onnxDir, 'tiny_cnn.onnx'))]]);
+  await p.waitForSelector('dialog.onnx-dims[open]');
+  await p.keyboard.press('Escape');
+  await p.waitForSelector('dialog.onnx-dims', { state: 'detached' });
+  assert.equal((await p.evaluate(() => window.__memplan.files())).length, n + 1);
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
+test('a bad .onnx shows a clear message and leaves the plan shown', async () => {
+  const p = await page();
+  const before = await h.summary(p);
+  await h.drop(p, [['unknown_op.onnx', fs.readFileSync(path.join(onnxDir, 'unknown_op.onnx'))]]);
+  await p.waitForSelector('#error:not([hidden])');
+  const text = await p.textContent('#error');
+  assert.match(text, /unknown_op\.onnx: node '\/dw\/Sigmoid' \(op type Tanh\): memplan does not know this operator/);
+  await h.drop(p, [['external_data.onnx', fs.readFileSync(path.join(onnxDir, 'external_data.onnx'))]]);
+  await p.waitForFunction(() => /external data/.test(document.getElementById('error').textContent));
+  await h.drop(p, [['broken.onnx', Buffer.from([0x08, 0x07, 0x12, 0xff, 0x01])]]);
+  await p.waitForFunction(() => /broken\.onnx: not a valid ONNX model/.test(document.getElementById('error').textContent));
+  assert.deepEqual(await h.summary(p), before);
+  await p.close();
+});
+
+test('<memplan-view src=model.onnx> shows the model\'s plan', async () => {
+  // A documentation page beside the built site, with a model next to it.
+  fs.writeFileSync(path.join(served, 'view.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="module" src="../memplan-view.js"></script>
+<memplan-view id="v" src="squeezenet1_1.onnx" height="300"></memplan-view>`);
+  const p = await env.open('onnx-test/view.html');
+  await p.waitForFunction(() => customElements.get('memplan-view'));
+  assert.equal(await p.evaluate(() => document.getElementById('v').ready), true);
+  const peak = await p.evaluate(() => document.getElementById('v').viewer.summary().peak);
+  assert.equal(digits(peak), h.golden('squeezenet1_1-multi-None'));
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});

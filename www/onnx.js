@@ -1,0 +1,118 @@
+// ONNX models on the page: the reader is a second wasm module (pkg-onnx/, built with
+// the crate's `onnx-module` feature) imported only when an .onnx file is opened, so
+// that the first frame of any other plan does not pay for it. A model becomes memplan
+// JSON (the schedule Aidge 0.10.1 gives it), which the page then opens like any
+// dropped export. Symbolic input dims are asked for in a small form, the model's
+// defaults filled in; names from the model reach the DOM only as text.
+
+let module = null;
+
+/** The ONNX module, loaded once (a dynamic import: nothing is fetched before). */
+function load() {
+  module ??= import('./pkg-onnx/memplan.js').then(async (m) => {
+    await m.default();
+    return m;
+  });
+  return module;
+}
+
+export const isOnnx = (name) => /\.onnx$/i.test(name);
+
+/**
+ * The form asking for the symbolic dims: resolves to [names, values], or null when
+ * the user cancels. One number field per dim, its label the dim's name and the inputs
+ * that carry it; Enter submits, Escape cancels, focus starts on the first field.
+ */
+export function askDims(model, dims, host = document.body) {
+  return new Promise((resolve) => {
+    const dialog = document.createElement('dialog');
+    dialog.className = 'onnx-dims';
+    dialog.setAttribute('aria-labelledby', 'onnx-dims-title');
+    const form = document.createElement('form');
+    form.method = 'dialog';
+    const title = document.createElement('h2');
+    title.id = 'onnx-dims-title';
+    title.textContent = `Input sizes of ${model}`;
+    const note = document.createElement('p');
+    note.textContent = 'The model leaves these dimensions open; the plan needs numbers.';
+    form.append(title, note);
+    const fields = dims.map((d, i) => {
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'number';
+      input.min = '1';
+      input.step = '1';
+      input.required = true;
+      input.value = String(d.default);
+      input.name = `dim${i}`;
+      input.dataset.dim = d.name;
+      label.append(`${d.name} (${d.used_by.join(', ')}) `, input);
+      form.append(label);
+      return input;
+    });
+    const ok = document.createElement('button');
+    ok.type = 'submit';
+    ok.textContent = 'Plan';
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.textContent = 'Cancel';
+    const buttons = document.createElement('div');
+    buttons.append(ok, cancel);
+    form.append(buttons);
+    dialog.append(form);
+    host.append(dialog);
+    const done = (value) => {
+      dialog.close();
+      dialog.remove();
+      resolve(value);
+    };
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      done([dims.map((d) => d.name), fields.map((f) => Math.max(1, Math.floor(Number(f.value) || 1)))]);
+    });
+    cancel.addEventListener('click', () => done(null));
+    dialog.addEventListener('cancel', (e) => { e.preventDefault(); done(null); });
+    dialog.showModal();
+    fields[0]?.focus();
+  });
+}
+
+/**
+ * The memplan JSON of an ONNX model's bytes. `ask(model, dims)` fixes the symbolic
+ * dims (resolves to [names, values], or null to cancel: then this resolves to null);
+ * without it, they take their defaults. Throws the reader's message on a bad model.
+ */
+export async function convert(name, bytes, ask) {
+  const m = await load();
+  const dims = JSON.parse(m.symbolicDims(name, bytes));
+  let names = [];
+  let values = [];
+  if (dims.length && ask) {
+    const answer = await ask(name, dims);
+    if (!answer) return null;
+    [names, values] = answer;
+  }
+  return m.convertOnnx(name, bytes, names, Float64Array.from(values));
+}
+
+/**
+ * Opened items with every .onnx one converted (its source becomes the JSON, its name
+ * stays). Errors go to `onError(message)` and drop the item; so does a cancelled form.
+ */
+export async function prepare(items, onError) {
+  const out = [];
+  for (const item of items) {
+    if (!isOnnx(item.name)) {
+      out.push(item);
+      continue;
+    }
+    try {
+      const bytes = new Uint8Array(await item.source.arrayBuffer());
+      const json = await convert(item.name, bytes, askDims);
+      if (json != null) out.push({ ...item, source: new Blob([json], { type: 'application/json' }) });
+    } catch (e) {
+      onError(String(e.message ?? e));
+    }
+  }
+  return out;
+}
