@@ -126,7 +126,7 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
     let trimmed = text.trim_start();
     if trimmed.is_empty() {
         return Err(Error::whole(
-            "empty file: expected memplan JSON, an Aidge memory_info.txt log or a MiniMalloc CSV",
+            "empty file: expected memplan JSON, an Aidge memory_info.txt log, a MiniMalloc CSV, an ONNX model or a TFLite Micro, XLA, IREE or ExecuTorch plan dump",
         ));
     }
     let lower = file_name.to_ascii_lowercase();
