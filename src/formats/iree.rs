@@ -20,6 +20,7 @@
 //! one IREE compiles, and its peak is the transient allocation IREE makes. Each pack is
 //! a memory of its own; a slice is named by the operation that first writes it.
 
+use super::clip;
 use super::placed::{Placed, Value};
 use crate::model::{Bytes, Component};
 use crate::{Error, Result};
@@ -370,14 +371,6 @@ fn writers(lines: &[&str], result: &str, slices: &mut [Slice]) {
                 }
             }
         }
-    }
-}
-
-/// At most 60 characters of a line, for messages.
-fn clip(s: &str) -> String {
-    match s.char_indices().nth(60) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_owned(),
     }
 }
 

@@ -251,6 +251,14 @@ fn load_xla(file_name: &str, text: &str, live: Option<xla::LiveRanges>) -> Resul
     })
 }
 
+/// At most 60 characters of a line, for the readers' messages.
+pub(crate) fn clip(s: &str) -> String {
+    match s.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    }
+}
+
 fn load_json(text: &str) -> Result<Document> {
     // Syntax first, so that a truncated file says where it stops, and so that no parser
     // below builds structures for a file that turns out broken (a 200 MB file cut off

@@ -15,6 +15,7 @@
 //! Values that share bytes while both are live (a fusion writing over its operand in
 //! place) become planes of one space ([`super::placed`]).
 
+use super::clip;
 use super::placed::{Placed, Value};
 use crate::model::{Bytes, Component};
 use crate::{Error, Result};
@@ -428,14 +429,6 @@ fn number(text: &str) -> Result<u64, String> {
             format!("expected a number, found `{}`", clip(t))
         }
     })
-}
-
-/// At most 60 characters of a line, for messages.
-fn clip(s: &str) -> String {
-    match s.char_indices().nth(60) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_owned(),
-    }
 }
 
 #[cfg(test)]
