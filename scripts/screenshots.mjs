@@ -34,8 +34,8 @@ try {
     if (compare) {
       await page.click('#compare-open');
       await page.waitForSelector('#compare:not([hidden])');
-      await page.selectOption('#cmp-a', '1');
-      await page.selectOption('#cmp-b', '2');
+      await page.selectOption('#cmp-a', { index: 1 });
+      await page.selectOption('#cmp-b', { index: 2 });
       await page.locator('#cmp-rows tr').first().click();
     } else {
       await page.click('#names');

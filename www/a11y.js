@@ -2,7 +2,7 @@
 // out the plan and every selection, a visually hidden table of the buffers (the chart
 // is a picture; the table is the same data as text), and the light/dark theme toggle
 // (auto follows the system, the choice is remembered). Names reach the DOM as text.
-import { el, resolveTheme } from './memplan-view.js';
+import { el, followTheme } from './memplan-ui.js';
 
 /**
  * Rows of the hidden table at most: past this the table is noise, not help, and its
@@ -12,9 +12,11 @@ const TABLE_ROWS = 250;
 
 /**
  * Installs the live region and the table after `stage`, the theme button after
- * `anchor`. Returns { announce(text), describe(), selected(info), theme() }.
+ * `anchor`; `onTheme('light' | 'dark')` is called whenever the theme drawn changes
+ * (the viewer's is set here). Returns { announce(text), describe(), selected(info),
+ * theme(), cycleTheme() }.
  */
-export function installA11y(viewer, stage, anchor, redraw) {
+export function installA11y(viewer, stage, anchor, onTheme) {
   const live = el('div', '', 'sr');
   live.id = 'announce';
   live.setAttribute('aria-live', 'polite');
@@ -32,25 +34,23 @@ export function installA11y(viewer, stage, anchor, redraw) {
   button.id = 'theme';
   button.title = 'Theme: auto follows the system (T)';
   anchor.after(button);
-  const dark = matchMedia('(prefers-color-scheme: dark)');
   let choice = themes.includes(localStorage.getItem('memplan-theme')) ? localStorage.getItem('memplan-theme') : 'auto';
-  const theme = () => resolveTheme(choice, dark);
-  function applyTheme() {
-    const t = theme();
+  let drawn = 'light';
+  const follow = followTheme(() => choice, (t) => {
+    drawn = t;
     document.documentElement.dataset.theme = t;
     viewer.set_theme(t);
     button.textContent = `Theme: ${choice}`;
-    redraw();
-  }
+    onTheme(t);
+  });
+  const theme = () => drawn;
   button.addEventListener('click', () => cycleTheme());
   function cycleTheme() {
     choice = themes[(themes.indexOf(choice) + 1) % themes.length];
     localStorage.setItem('memplan-theme', choice);
-    applyTheme();
+    follow.update();
     announce(`Theme ${choice}`);
   }
-  dark.addEventListener('change', applyTheme);
-  applyTheme();
 
   function announce(text) {
     live.textContent = text;
@@ -61,7 +61,7 @@ export function installA11y(viewer, stage, anchor, redraw) {
     const s = viewer.summary();
     table.replaceChildren();
     if (!s) return;
-    const name = viewer.files()[viewer.current()];
+    const name = viewer.file_name(viewer.current());
     stage.setAttribute('aria-label', `Memory plan chart of ${name}. Arrow keys move between planes, ` +
       'Enter pins, P jumps to the peak, slash searches, Escape clears.');
     announce(`${name}: peak ${s.peak}, lower bound ${s.lower_bound}, ${s.planes} planes over ${s.steps} steps.`);

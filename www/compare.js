@@ -2,10 +2,12 @@
 // bytes per pixel), the peak delta, both lower bounds and the buffers that moved,
 // matched by name (scene::compare in the core), outlined on both charts. Pan and zoom
 // on either chart move both; a table row (click, or Enter when focused) selects its
-// buffer on both; a column header sorts. The charts follow the page's theme (the
-// <html data-theme> a11y.js sets). Names from dumps reach the DOM only through textContent.
+// buffer on both; a column header sorts. The charts follow the page's theme
+// (`setTheme`, called by main.js as a11y.js changes it). Files are the Viewer's, by id;
+// the default pair is a planned copy and the file it was planned from, as the Viewer
+// records it. Names from dumps reach the DOM only through textContent.
 import { CompareView } from './pkg/memplan.js';
-import { bindGestures, el } from './memplan-view.js';
+import { bindGestures, el, frameLoop } from './memplan-ui.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,31 +29,17 @@ function cmp(x, y) {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-export function setupCompare({ viewer, onClose }) {
+/** `theme()` is the page's theme drawn (`light` or `dark`); `onClose()` runs when the view closes. */
+export function setupCompare({ viewer, theme, onClose }) {
   const section = $('compare');
   const top = $('cmp-top');
   const bottom = $('cmp-bottom');
   let view = null;
-  let pending = false;
   /** Rows as the core sent them (largest change first), and the sort the user chose. */
   let changes = [];
   let sort = null; // { column, dir: 1 | -1 }
   let chosen = null;
-  const theme = () => document.documentElement.dataset.theme || 'light';
-  new MutationObserver(() => {
-    view?.set_theme(theme());
-    draw();
-  }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-
-  function draw() {
-    if (pending || !view) return;
-    pending = true;
-    requestAnimationFrame(() => {
-      pending = false;
-      // True while coarser tiles stand in for finer ones on a big plan: refine.
-      if (view?.render()) draw();
-    });
-  }
+  const draw = frameLoop(() => view?.render() ?? false);
 
   function fitCanvases() {
     if (!view) return;
@@ -61,26 +49,31 @@ export function setupCompare({ viewer, onClose }) {
   }
   new ResizeObserver(fitCanvases).observe(top.parentElement);
 
+  /**
+   * Both menus list the open files (an option's value is the file's id); a choice still
+   * open is kept. False when a menu's choice was closed.
+   */
   function fillSelects() {
     const files = viewer.files();
+    let kept = true;
     for (const sel of [$('cmp-a'), $('cmp-b')]) {
       const keep = sel.value;
-      sel.replaceChildren(...files.map((name, i) => {
-        const o = el('option', name);
-        o.value = String(i);
+      sel.replaceChildren(...files.map((f) => {
+        const o = el('option', f.name);
+        o.value = String(f.id);
         return o;
       }));
-      if (keep !== '' && Number(keep) < files.length) sel.value = keep;
+      if (files.some((f) => String(f.id) === keep)) sel.value = keep; else kept = false;
     }
+    return kept;
   }
 
-  /** Default pair: the shown plan (B) against what it was re-planned from, else the file before it. */
+  /** Default pair: the shown plan (B) against the file it was planned from, else the file before it. */
   function defaults() {
-    const files = viewer.files();
-    const b = viewer.current() ?? files.length - 1;
-    const base = files[b].split(' · ')[0];
-    let a = files.indexOf(base);
-    if (a === b || a < 0) a = b > 0 ? b - 1 : Math.min(1, files.length - 1);
+    const ids = viewer.files().map((f) => f.id);
+    const b = viewer.current() ?? ids[ids.length - 1];
+    const at = ids.indexOf(b);
+    const a = viewer.parent(b) ?? ids[at > 0 ? at - 1 : Math.min(1, ids.length - 1)];
     $('cmp-a').value = String(a);
     $('cmp-b').value = String(b);
   }
@@ -92,10 +85,9 @@ export function setupCompare({ viewer, onClose }) {
     const b = Number($('cmp-b').value);
     const align = $('cmp-align').checked;
     view = new CompareView(top, bottom, viewer, a, b, align);
-    const files = viewer.files();
     view.set_theme(theme());
-    $('cmp-label-a').textContent = `A: ${files[a]}`;
-    $('cmp-label-b').textContent = `B: ${files[b]}` + (view.aligned() ? ' (clocks aligned to A by node)' : '');
+    $('cmp-label-a').textContent = `A: ${viewer.file_name(a)}`;
+    $('cmp-label-b').textContent = `B: ${viewer.file_name(b)}` + (view.aligned() ? ' (clocks aligned to A by node)' : '');
     const s = view.summary();
     const stats = $('cmp-stats');
     stats.replaceChildren();
@@ -180,6 +172,7 @@ export function setupCompare({ viewer, onClose }) {
   }
 
   function show(on) {
+    if (on && viewer.current() == null) return; // nothing open to compare
     section.hidden = !on;
     $('stage').hidden = on;
     $('compare-open').setAttribute('aria-pressed', String(on));
@@ -217,8 +210,26 @@ export function setupCompare({ viewer, onClose }) {
     },
   }));
 
+  /** The list of files changed (a file closed): the menus follow; the view closes with the last file. */
+  function filesChanged() {
+    if (section.hidden) return;
+    if (viewer.current() == null) {
+      show(false);
+      return;
+    }
+    if (!fillSelects()) {
+      defaults();
+      build();
+    }
+  }
+
   return {
     show,
+    filesChanged,
+    setTheme(t) {
+      view?.set_theme(t);
+      draw();
+    },
     get open() { return !section.hidden; },
     summary: () => view?.summary(),
     frame: (which) => view?.frame(which),

@@ -3,6 +3,7 @@
 // plan as memplan JSON, Aidge text log, MiniMalloc CSV or C header
 // (formats::export). Everything is made in the page and saved with a download link;
 // nothing leaves the browser.
+import { el } from './memplan-ui.js';
 
 const TEXT = [
   ['memplan', 'memplan JSON', '.memplan.json', 'application/json'],
@@ -11,16 +12,26 @@ const TEXT = [
   ['header', 'C header', '.h', 'text/x-c'],
 ];
 
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  e.append(...children);
-  return e;
+/** An element of the menu: `el`'s, with its properties set. */
+const make = (tag, props) => Object.assign(el(tag), props);
+
+/** A label around `input`. */
+function labelled(text, input) {
+  const label = el('label', text);
+  label.append(input);
+  return label;
+}
+
+/** A row of the menu. */
+function row(...children) {
+  const div = el('div', null, 'row');
+  div.append(...children);
+  return div;
 }
 
 /** Saves a Blob under `name` through a temporary download link. */
 export function download(name, blob) {
-  const a = el('a', { href: URL.createObjectURL(blob), download: name });
+  const a = make('a', { href: URL.createObjectURL(blob), download: name });
   document.body.append(a);
   a.click();
   a.remove();
@@ -29,9 +40,8 @@ export function download(name, blob) {
 
 /** File name stem of the shown plan (no directories, no extension). */
 function stem(viewer) {
-  const files = viewer.files();
   const cur = viewer.current();
-  const name = cur == null ? 'plan' : files[cur];
+  const name = cur == null ? 'plan' : viewer.file_name(cur);
   return (name.split(/[\\/]/).pop() || 'plan').replace(/\.(memory_info\.txt|json|txt|log|csv)$/i, '') || 'plan';
 }
 
@@ -40,18 +50,17 @@ function stem(viewer) {
  * export size); `onError(message)` shows failures.
  */
 export function installExport(viewer, anchor, stage, onError) {
-  const status = el('span', { className: 'muted', id: 'export-status' });
+  const status = make('span', { className: 'muted', id: 'export-status' });
   status.setAttribute('aria-live', 'polite');
-  const width = el('input', { type: 'number', id: 'export-width', min: 100, max: 200000, step: 100, title: 'Width in CSS pixels' });
-  const height = el('input', { type: 'number', id: 'export-height', min: 80, max: 200000, step: 10, title: 'Height in CSS pixels' });
-  const scale = el('select', { id: 'export-scale', title: 'PNG pixels per CSS pixel' },
-    ...[1, 2, 3, 4].map((s) => el('option', { value: String(s), textContent: `${s}×` })));
-  const menu = el('details', { className: 'menu', id: 'export' });
-  const body = el('div', { className: 'menu-body' });
-  const sizeRow = el('div', { className: 'row' },
-    el('label', {}, 'Width ', width), el('label', {}, ' Height ', height), el('label', {}, ' Scale ', scale));
+  const width = make('input', { type: 'number', id: 'export-width', min: 100, max: 200000, step: 100, title: 'Width in CSS pixels' });
+  const height = make('input', { type: 'number', id: 'export-height', min: 80, max: 200000, step: 10, title: 'Height in CSS pixels' });
+  const scale = make('select', { id: 'export-scale', title: 'PNG pixels per CSS pixel' });
+  scale.append(...[1, 2, 3, 4].map((s) => make('option', { value: String(s), textContent: `${s}×` })));
+  const menu = make('details', { className: 'menu', id: 'export' });
+  const body = el('div', null, 'menu-body');
+  const sizeRow = row(labelled('Width ', width), labelled(' Height ', height), labelled(' Scale ', scale));
   const button = (id, text, run) => {
-    const b = el('button', { type: 'button', id, textContent: text });
+    const b = make('button', { type: 'button', id, textContent: text });
     b.addEventListener('click', async () => {
       try {
         status.textContent = 'exporting…';
@@ -72,7 +81,7 @@ export function installExport(viewer, anchor, stage, onError) {
   };
   body.append(
     sizeRow,
-    el('div', { className: 'row' },
+    row(
       button('export-svg', 'SVG', async () => {
         const [w, h] = size();
         download(`${stem(viewer)}.svg`, new Blob([viewer.svg(w, h)], { type: 'image/svg+xml' }));
@@ -89,12 +98,12 @@ export function installExport(viewer, anchor, stage, onError) {
           pic.free();
         }
       })),
-    el('div', { className: 'row' },
+    row(
       ...TEXT.map(([format, label, ext, type]) => button(`export-${format}`, label, async () => {
         download(`${stem(viewer)}${ext}`, new Blob([viewer.export(format)], { type }));
       }))),
   );
-  menu.append(el('summary', { className: 'button', textContent: 'Export…' }), body);
+  menu.append(el('summary', 'Export…', 'button'), body);
   // The fields show the chart's size as a placeholder (what an empty field exports) and
   // the page never writes into them: `toggle` fires a task after the click that opens
   // the menu, and a value written then was prepended to digits typed at once (980 +

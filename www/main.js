@@ -1,11 +1,13 @@
 // The page's thin JS layer: files (picker, drag-and-drop), keyboard, pointer events,
 // the names toggle and the DOM panels. Parsing, layout, drawing and hit-testing are
-// the Rust Viewer's (pkg/memplan.js). Text from dumps reaches the DOM only through
-// textContent, never innerHTML.
+// the Rust Viewer's (pkg/memplan.js), and so is the list of opened files: menus carry
+// the Viewer's file ids. Text from dumps reaches the DOM only through textContent,
+// never innerHTML.
 import { Viewer, companion_of } from './pkg/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
-import { bindGestures, el, loadWasm } from './memplan-view.js';
+import { loadWasm } from './memplan-view.js';
+import { bindGestures, chartKey, el, frameLoop } from './memplan-ui.js';
 import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
 import { fragmentPlan, fragmentSync, readFragment } from './share.js';
@@ -19,24 +21,22 @@ const tooltip = $('tooltip');
 await loadWasm();
 const viewer = new Viewer(canvas);
 
-// One animation frame in flight at most: every change asks, the frame draws once.
-let pending = false;
 const count = (n) => Number(n).toLocaleString('en');
 
-function redraw() {
-  if (pending) return;
-  pending = true;
-  requestAnimationFrame(() => {
-    pending = false;
-    // True while coarser tiles stand in for finer ones on a big plan: refine.
-    if (viewer.render()) redraw();
-    share.update();
-  });
-}
+// One animation frame in flight at most: every change asks, the frame draws once.
+const redraw = frameLoop(() => {
+  const again = viewer.render();
+  share.update();
+  return again;
+});
 
-// Link fragment, keyboard/screen-reader helpers, theme and the Export menu.
+// Link fragment, the compare view, keyboard/screen-reader helpers, theme and the Export menu.
 const share = fragmentSync(viewer);
-const a11y = installA11y(viewer, stage, $('fit'), () => redraw());
+const compare = setupCompare({ viewer, theme: () => a11y.theme(), onClose: fitCanvas });
+const a11y = installA11y(viewer, stage, $('fit'), (theme) => {
+  compare.setTheme(theme);
+  redraw();
+});
 installExport(viewer, $('theme'), stage, (m) => showError(m));
 
 // Backing store = CSS size × devicePixelRatio; follows resizes and DPR changes.
@@ -120,17 +120,17 @@ function clockList(clocks, more) {
 }
 
 function refreshPanel() {
-  const files = viewer.files();
   const sel = $('files');
-  sel.replaceChildren(...files.map((name, i) => {
-    const o = el('option', name);
-    o.value = String(i);
+  sel.replaceChildren(...viewer.files().map((f) => {
+    const o = el('option', f.name);
+    o.value = String(f.id);
     return o;
   }));
   const cur = viewer.current();
-  if (cur !== undefined && cur !== null) sel.value = String(cur);
+  if (cur != null) sel.value = String(cur);
+  for (const id of ['rename', 'close-file']) $(id).disabled = cur == null;
   const s = viewer.summary();
-  $('title').textContent = cur == null ? 'No plan' : files[cur];
+  $('title').textContent = cur == null ? 'No plan' : viewer.file_name(cur);
   const stats = $('stats');
   stats.replaceChildren();
   const live = $('live');
@@ -188,12 +188,22 @@ function refreshPanel() {
 }
 
 // Reading, parsing and planning run in a Web Worker (strategy.js, worker.js).
-const planning = setupPlanning({ viewer, refresh: refreshPanel, redraw, showError, clearError, notify });
-const compare = setupCompare({ viewer, onClose: fitCanvas });
+const planning = setupPlanning({
+  viewer,
+  refresh: () => {
+    refreshPanel();
+    compare.filesChanged();
+  },
+  redraw,
+  showError,
+  clearError,
+  notify,
+});
 
 /**
  * Opens files; a bad one shows its error and leaves the shown plan in place. A file
- * picked from a folder keeps the folder in its name (`a/memory_info.txt`).
+ * picked from a folder keeps the folder in its name (`a/memory_info.txt`). Resolves to
+ * the ids of the files opened.
  */
 async function openFiles(files) {
   // .onnx models become memplan JSON first, in the lazily loaded ONNX module (onnx.js).
@@ -212,8 +222,9 @@ async function openFiles(files) {
     }
   }
   const single = items.filter((item) => !paired.has(item));
-  if (single.length) await planning.open(single);
+  const ids = single.length ? await planning.open(single) : [];
   if (errors.length) showError(errors.join('\n'));
+  return ids;
 }
 
 async function openSample() {
@@ -244,11 +255,22 @@ window.addEventListener('drop', (e) => {
   $('drop').hidden = true;
   if (e.dataTransfer && e.dataTransfer.files.length) openFiles([...e.dataTransfer.files]);
 });
-$('files').addEventListener('change', (e) => {
-  viewer.select_file(Number(e.target.value));
+/** The shown file changed, or the list did: the panel, the planning line and the compare menus follow. */
+function filesChanged() {
   refreshPanel();
   planning.showReport(); // the planning line belongs to the file shown
+  compare.filesChanged();
   redraw();
+}
+$('files').addEventListener('change', (e) => {
+  viewer.select_file(Number(e.target.value));
+  filesChanged();
+});
+$('close-file').addEventListener('click', () => {
+  const cur = viewer.current();
+  if (cur == null) return;
+  viewer.close_file(cur);
+  filesChanged();
 });
 
 // Toggles.
@@ -288,8 +310,9 @@ function renaming(on) {
   input.hidden = !on;
   $('files').hidden = on;
   $('rename').hidden = on;
+  $('close-file').hidden = on;
   if (on) {
-    input.value = viewer.files()[viewer.current()] ?? '';
+    input.value = viewer.file_name(viewer.current()) ?? '';
     input.focus();
     input.select();
   }
@@ -303,15 +326,13 @@ $('rename-name').addEventListener('keydown', (e) => {
     $('rename').focus();
   } else if (e.key === 'Enter') {
     const cur = viewer.current();
-    const old = viewer.files()[cur];
     const name = e.target.value.trim();
-    if (name !== old && !planning.rename(cur, name)) {
+    if (name !== viewer.file_name(cur) && !viewer.rename_file(cur, name)) {
       notify(`Cannot rename to “${name}”: the name is empty or another file has it.`);
       return;
     }
     renaming(false);
-    refreshPanel();
-    planning.showReport();
+    filesChanged();
     $('rename').focus();
   }
 });
@@ -372,48 +393,39 @@ bindGestures(canvas, {
   },
 });
 
-// Keyboard: N names, H hex, 0 fit, +/- zoom, arrows pan, / search, Escape unpin.
+// Keyboard: N names, H hex, T theme, / search, and the chart's keys (memplan-ui.js's
+// chartKey: arrows move the pinned plane, Shift+arrows pan, Enter, P peak, Escape
+// unpins, 0 fits, +/- zoom).
 window.addEventListener('keydown', (e) => {
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   // Enter and Space on a focused button press it.
   if (e.target instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' ')) return;
-  const w = stage.clientWidth;
-  const h = stage.clientHeight;
-  const step = 60;
   switch (e.key) {
     case 'n': case 'N': setNames(!viewer.names()); break;
     case 'h': case 'H': setHex($('hex').getAttribute('aria-pressed') !== 'true'); break;
-    case '0': viewer.fit(); break;
-    case '+': case '=': viewer.zoom_time(w / 2, 1.5); break;
-    case '-': case '_': viewer.zoom_time(w / 2, 1 / 1.5); break;
-    // Arrows move the pinned plane in time / address (a11y.js); with Shift they pan.
-    case 'ArrowLeft': if (e.shiftKey) viewer.pan(step, 0); else navigate(e.key); break;
-    case 'ArrowRight': if (e.shiftKey) viewer.pan(-step, 0); else navigate(e.key); break;
-    case 'ArrowUp': if (e.shiftKey) viewer.pan(0, step); else navigate(e.key); break;
-    case 'ArrowDown': if (e.shiftKey) viewer.pan(0, -step); else navigate(e.key); break;
-    case 'Enter': { const p = viewer.selected(); if (p != null) showPinned(viewer.plane_info(p)); break; }
-    case 'p': case 'P': showPinned(viewer.select_peak()); break;
     case 't': case 'T': a11y.cycleTheme(); break;
     case '/': $('search').focus(); break;
-    case 'Escape': viewer.unselect(); showPinned(null); break;
-    default: return;
+    default: {
+      const r = chartKey(viewer, e, stage.clientWidth);
+      if (!r) return;
+      if ('info' in r) showPinned(r.info);
+    }
   }
   e.preventDefault();
   redraw();
 });
 
-function navigate(key) {
-  const info = viewer.navigate(key);
-  if (info) showPinned(info);
-}
-
-// Test hook: what the last frame drew and the stats, for the end-to-end tests.
+// Test hook: what the last frame drew and the stats, for the end-to-end tests. Files
+// are found by the name shown (tests name what a user sees).
+const idOf = (name) => viewer.files().find((f) => f.name === name)?.id;
 window.__memplan = {
   viewer,
   frame: () => viewer.frame(),
   summary: () => viewer.summary(),
-  files: () => viewer.files(),
+  files: () => viewer.files().map((f) => f.name),
+  idOf,
+  report: (name) => viewer.report(idOf(name)),
   renderNow: () => { viewer.render(); return viewer.frame(); },
   planning,
   compare,
@@ -429,8 +441,8 @@ try {
   showError(`link: ${e.message ?? e}`);
 }
 if (linked) {
-  if (fragment.src) share.setSource(linked[0], fragment.src);
-  await openFiles([new File([linked[1]], linked[0])]);
+  const [id] = await openFiles([new File([linked[1]], linked[0])]);
+  if (fragment.src && id != null) viewer.set_link(id, fragment.src);
   if (fragment.names != null) setNames(fragment.names);
   if (fragment.hex) setHex(true);
   if (fragment.view) viewer.set_view(...fragment.view);

@@ -1,8 +1,8 @@
 // <memplan-view>: a memory plan as a live chart inside any page (mdBook, MkDocs,
-// Sphinx, a report). One script plus the wasm next to it; every element on a page
-// shares one wasm instance. Drawing, layout, hit-testing and keyboard moves are the
-// Rust Viewer's; this file is DOM plumbing only. Names from plans reach the DOM only
-// as textContent.
+// Sphinx, a report). Two scripts (this one and memplan-ui.js, which it imports) plus
+// the wasm next to them; every element on a page shares one wasm instance. Drawing,
+// layout, hit-testing and keyboard moves are the Rust Viewer's; this file is DOM
+// plumbing only. Names from plans reach the DOM only as textContent.
 //
 //   <script type="module" src="memplan-view.js"></script>
 //   <memplan-view src="plan.json" names="off" height="400" theme="auto"
@@ -12,121 +12,13 @@
 // `viewchange` (detail: { view: [t0, t1, a0, a1] }). Properties: `view`, `selected`,
 // `svg(width, height)`, `viewer`, `ready` (a promise).
 import init, { Viewer, companion_of } from './pkg/memplan.js';
+import { bindGestures, chartKey, el, followTheme, frameLoop, parseView } from './memplan-ui.js';
 
 let wasmReady = null;
 /** The one wasm instance of the page (main.js may have started it already). */
-/**
- * An element with text (never HTML: names from dumps reach the DOM only as text) and a
- * class. The page's modules share it with the element, which embedders copy alone.
- */
-export function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text != null) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
-
-/** The theme drawn for a choice (`light`, `dark`, or `auto`/none: the system's, from `dark`). */
-export function resolveTheme(choice, dark) {
-  return choice === 'dark' || ((choice == null || choice === 'auto') && dark.matches) ? 'dark' : 'light';
-}
-
 export function loadWasm() {
   wasmReady ??= init();
   return wasmReady;
-}
-
-/**
- * The chart's pointer gestures, one set for the page, its compare view and every
- * <memplan-view>: a drag past 3 px pans, a press without a drag clicks, a move hovers,
- * the wheel zooms time about the pointer (Shift or Ctrl: addresses), a double click
- * fits, and two fingers pinch: spread wider than tall zooms time, taller than wide
- * zooms addresses (the canvas has `touch-action: none`, so the page itself does not
- * zoom). `on` gets canvas-local CSS pixels: `pan(dx, dy)`, `hover(x, y)`,
- * `zoom(x, y, factor, addresses)`, `fit()`, and optionally `down()`, `click(x, y)`,
- * `up()`, `leave()`.
- */
-export function bindGestures(canvas, on) {
-  const local = (e) => {
-    const r = canvas.getBoundingClientRect();
-    return [e.clientX - r.left, e.clientY - r.top];
-  };
-  let drag = null;
-  /** Pointers down, by id: the last position of each (two make a pinch). */
-  const down = new Map();
-  let pinch = null;
-  const spread = () => {
-    const [[x1, y1], [x2, y2]] = [...down.values()];
-    return { x: (x1 + x2) / 2, y: (y1 + y2) / 2, w: Math.abs(x2 - x1), h: Math.abs(y2 - y1) };
-  };
-  canvas.addEventListener('pointerdown', (e) => {
-    const [x, y] = local(e);
-    down.set(e.pointerId, [x, y]);
-    canvas.setPointerCapture(e.pointerId);
-    if (down.size === 2) {
-      drag = null;
-      const s = spread();
-      pinch = { ...s, time: s.w >= s.h };
-      return;
-    }
-    drag = { x, y, moved: false };
-    on.down?.();
-  });
-  canvas.addEventListener('pointermove', (e) => {
-    const [x, y] = local(e);
-    if (down.has(e.pointerId)) down.set(e.pointerId, [x, y]);
-    if (pinch && down.size === 2) {
-      const s = spread();
-      const [now, before] = pinch.time ? [s.w, pinch.w] : [s.h, pinch.h];
-      if (now > 8 && before > 8) on.zoom(s.x, s.y, now / before, !pinch.time);
-      pinch = { ...s, time: pinch.time };
-      return;
-    }
-    if (drag) {
-      const dx = x - drag.x;
-      const dy = y - drag.y;
-      if (drag.moved || Math.abs(dx) + Math.abs(dy) > 3) {
-        drag.moved = true;
-        canvas.classList.add('dragging');
-        drag.x = x;
-        drag.y = y;
-        on.pan(dx, dy);
-        return;
-      }
-    }
-    on.hover(x, y);
-  });
-  const lift = (e) => {
-    down.delete(e.pointerId);
-    if (pinch) {
-      // The last finger of a pinch neither clicks nor pans.
-      if (down.size === 0) pinch = null;
-      return true;
-    }
-    return false;
-  };
-  canvas.addEventListener('pointerup', (e) => {
-    if (lift(e)) return;
-    const [x, y] = local(e);
-    const clicked = drag && !drag.moved;
-    drag = null;
-    canvas.classList.remove('dragging');
-    if (clicked) on.click?.(x, y);
-    on.up?.();
-  });
-  canvas.addEventListener('pointercancel', (e) => {
-    lift(e);
-    drag = null;
-    canvas.classList.remove('dragging');
-  });
-  canvas.addEventListener('pointerleave', () => on.leave?.());
-  canvas.addEventListener('dblclick', () => on.fit());
-  canvas.addEventListener('wheel', (e) => {
-    e.preventDefault();
-    const [x, y] = local(e);
-    const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
-    on.zoom(x, y, Math.exp(-delta * 0.002), e.shiftKey || e.ctrlKey);
-  }, { passive: false });
 }
 
 const sheet = new CSSStyleSheet();
@@ -150,19 +42,6 @@ canvas { position: absolute; inset: 0; width: 100%; height: 100%; display: block
 
 const on = (v) => v !== null && !['off', '0', 'false', 'no'].includes(String(v).toLowerCase());
 
-/** `t0,t1,a0,a1` as four finite numbers with t0 < t1 and a0 < a1, or null. */
-export function parseView(text) {
-  if (!text) return null;
-  const v = String(text).split(',').map(Number);
-  if (v.length !== 4 || !v.every(Number.isFinite) || !(v[0] < v[1]) || !(v[2] < v[3])) return null;
-  return v;
-}
-
-/** A view as link text: short but exact enough to reopen the same pixels. */
-export function formatView(v) {
-  return v.map((x) => String(Number(x.toPrecision(7)))).join(',');
-}
-
 export class MemplanView extends HTMLElement {
   static observedAttributes = ['src', 'names', 'height', 'theme', 'view', 'strategy'];
 
@@ -170,30 +49,30 @@ export class MemplanView extends HTMLElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [sheet];
-    this.stage = document.createElement('div');
-    this.stage.className = 'stage';
+    this.stage = el('div', null, 'stage');
     this.stage.tabIndex = 0;
     this.stage.setAttribute('role', 'img');
-    this.canvas = document.createElement('canvas');
-    this.tip = document.createElement('div');
-    this.tip.className = 'tip';
+    this.canvas = el('canvas');
+    this.tip = el('div', null, 'tip');
     this.tip.hidden = true;
-    this.status = document.createElement('p');
-    this.status.className = 'sr'; // the chart shows the peak; this is for screen readers
-    this.live = document.createElement('p');
-    this.live.className = 'sr';
+    this.status = el('p', null, 'sr'); // the chart shows the peak; this is for screen readers
+    this.live = el('p', null, 'sr');
     this.live.setAttribute('aria-live', 'polite');
-    this.error = document.createElement('p');
-    this.error.className = 'error';
+    this.error = el('p', null, 'error');
     this.error.setAttribute('role', 'alert');
     this.error.hidden = true;
     this.stage.append(this.canvas, this.tip);
     root.append(this.stage, this.status, this.live, this.error);
     this.viewer = null;
-    this.pending = false;
     this.loaded = null;
-    this.dark = matchMedia('(prefers-color-scheme: dark)');
-    this.onScheme = () => this.applyTheme();
+    /** Follows the `theme` attribute and the system's scheme while connected. */
+    this.scheme = null;
+    this.redraw = frameLoop(() => this.viewer?.render() ?? false);
+    /** `viewchange` fires once per frame at most. */
+    this.announceView = frameLoop(() => {
+      this.dispatchEvent(new CustomEvent('viewchange', { detail: { view: this.view } }));
+      return false;
+    });
     // `viewerReady`: the wasm is loaded and `open()` works; `ready`: a plan is shown
     // (true) or failed to load (false).
     this.viewerReady = new Promise((r) => { this.resolveViewer = r; });
@@ -201,7 +80,6 @@ export class MemplanView extends HTMLElement {
   }
 
   async connectedCallback() {
-    this.dark.addEventListener('change', this.onScheme);
     this.applyHeight();
     await loadWasm();
     if (!this.viewer) {
@@ -212,13 +90,19 @@ export class MemplanView extends HTMLElement {
       this.resolveViewer();
     }
     this.fitCanvas();
-    this.applyTheme();
+    this.scheme?.stop();
+    this.scheme = followTheme(() => this.getAttribute('theme'), (t) => {
+      this.dataset.theme = t;
+      this.viewer.set_theme(t);
+      this.redraw();
+    });
     this.viewer.set_names(on(this.getAttribute('names')));
     await this.load();
   }
 
   disconnectedCallback() {
-    this.dark.removeEventListener('change', this.onScheme);
+    this.scheme?.stop();
+    this.scheme = null;
   }
 
   attributeChangedCallback(name, old, value) {
@@ -230,7 +114,7 @@ export class MemplanView extends HTMLElement {
       case 'src': case 'strategy': this.load(); break;
       case 'names': this.viewer.set_names(on(value)); this.redraw(); break;
       case 'height': this.applyHeight(); break;
-      case 'theme': this.applyTheme(); break;
+      case 'theme': this.scheme?.update(); break;
       case 'view': this.applyView(); break;
     }
   }
@@ -238,14 +122,6 @@ export class MemplanView extends HTMLElement {
   applyHeight() {
     const h = Number(this.getAttribute('height'));
     if (h > 0) this.style.setProperty('--memplan-height', `${h}px`);
-  }
-
-  applyTheme() {
-    this.dataset.theme = resolveTheme(this.getAttribute('theme'), this.dark);
-    if (this.viewer) {
-      this.viewer.set_theme(this.dataset.theme);
-      this.redraw();
-    }
   }
 
   applyView() {
@@ -326,24 +202,10 @@ export class MemplanView extends HTMLElement {
       'Arrow keys move between planes, Enter pins, P jumps to the peak, Escape clears, 0 fits.');
   }
 
-  redraw() {
-    if (this.pending || !this.viewer) return;
-    this.pending = true;
-    requestAnimationFrame(() => {
-      this.pending = false;
-      // True while coarser tiles stand in for finer ones on a big plan: refine.
-      if (this.viewer.render()) this.redraw();
-    });
-  }
-
-  /** Fires `viewchange` once per frame at most. */
+  /** The view moved: draw, and tell listeners (`viewchange`). */
   viewChanged() {
     this.redraw();
-    if (this.viewTimer) return;
-    this.viewTimer = requestAnimationFrame(() => {
-      this.viewTimer = null;
-      this.dispatchEvent(new CustomEvent('viewchange', { detail: { view: this.view } }));
-    });
+    this.announceView();
   }
 
   selectInfo(info) {
@@ -406,29 +268,19 @@ export class MemplanView extends HTMLElement {
         this.viewChanged();
       },
     });
+    // The chart's keys (chartKey), and N for names.
     this.stage.addEventListener('keydown', (e) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      const w = this.stage.clientWidth;
-      switch (e.key) {
-        case 'ArrowLeft': case 'ArrowRight': case 'ArrowUp': case 'ArrowDown': {
-          const info = this.viewer.navigate(e.key);
-          if (info) { this.selectInfo(info); this.viewChanged(); }
-          break;
-        }
-        case 'Enter': {
-          const s = this.viewer.selected();
-          if (s != null) this.selectInfo(this.viewer.plane_info(s));
-          break;
-        }
-        case 'p': case 'P': this.selectInfo(this.viewer.select_peak()); this.viewChanged(); break;
-        case 'Escape': this.viewer.unselect(); this.selectInfo(null); break;
-        case '0': this.viewer.fit(); this.viewChanged(); break;
-        case '+': case '=': this.viewer.zoom_time(w / 2, 1.5); this.viewChanged(); break;
-        case '-': case '_': this.viewer.zoom_time(w / 2, 1 / 1.5); this.viewChanged(); break;
-        case 'n': case 'N': this.viewer.set_names(!this.viewer.names()); this.redraw(); break;
-        default: return;
+      if ((e.key === 'n' || e.key === 'N') && !(e.ctrlKey || e.metaKey || e.altKey)) {
+        this.viewer.set_names(!this.viewer.names());
+        this.redraw();
+        e.preventDefault();
+        return;
       }
+      const r = chartKey(this.viewer, e, this.stage.clientWidth);
+      if (!r) return;
       e.preventDefault();
+      if ('info' in r) this.selectInfo(r.info);
+      if (r.moved) this.viewChanged(); else this.redraw();
     });
   }
 }

@@ -5,7 +5,7 @@
 //   sel=N          the pinned plane's index      names=1|0   hex=1|0   theme=light|dark
 // The main page and embed.html both read it at start and rewrite it (replaceState,
 // no history spam) as the view changes, so copying the address bar shares the view.
-import { formatView, parseView } from './memplan-view.js';
+import { formatView, parseView } from './memplan-ui.js';
 
 /** Plans whose compressed JSON is larger than this travel by `src` only. */
 export const MAX_INLINE = 24 * 1024;
@@ -85,30 +85,31 @@ export async function fragmentPlan(f, base = document.baseURI) {
 
 /**
  * Keeps the main page's fragment in step with its viewer: call `update()` after
- * every change (it coalesces), `flush()` before reading the address, `setSource(name,
- * src)` when a plan came from a URL.
+ * every change (it coalesces), `flush()` before reading the address. A file opened
+ * from a URL (the Viewer's `link`) travels as `src`, any other small plan inline.
  */
 export function fragmentSync(viewer, extra = () => ({})) {
-  const inline = new Map(); // file name → packed data (or '' when too large)
-  const sources = new Map(); // file name → src URL
+  /** The shown plan's packed JSON ('' when too large), made once per plan (the Viewer's revision). */
+  let packed = { revision: null, data: '' };
   let timer = null;
   async function write() {
     timer = null;
     const cur = viewer.current();
     if (cur == null) return;
-    const name = viewer.files()[cur];
     const f = { view: Array.from(viewer.view()), sel: viewer.selected() ?? null, names: viewer.names(), ...extra() };
-    if (sources.has(name)) {
-      f.src = sources.get(name);
+    const src = viewer.link(cur);
+    if (src) {
+      f.src = src;
     } else {
-      if (!inline.has(name)) {
+      const revision = viewer.revision();
+      if (packed.revision !== revision) {
         // Large plans cannot fit a link; skip exporting them at all.
-        const packed = viewer.plane_count() + viewer.step_count() <= MAX_INLINE_RECORDS ? await pack(viewer.export('memplan')) : '';
-        inline.set(name, packed.length <= MAX_INLINE * 4 / 3 ? packed : '');
+        const data = viewer.plane_count() + viewer.step_count() <= MAX_INLINE_RECORDS ? await pack(viewer.export('memplan')) : '';
+        packed = { revision, data: data.length <= MAX_INLINE * 4 / 3 ? data : '' };
       }
-      if (inline.get(name)) {
-        f.data = inline.get(name);
-        f.name = name;
+      if (packed.data) {
+        f.data = packed.data;
+        f.name = viewer.file_name(cur);
       }
     }
     const hash = writeFragment(f);
@@ -123,6 +124,5 @@ export function fragmentSync(viewer, extra = () => ({})) {
       clearTimeout(timer);
       await write();
     },
-    setSource(name, src) { sources.set(name, src); },
   };
 }

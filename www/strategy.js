@@ -1,8 +1,10 @@
 // Opening and re-planning through the worker (www/planner.js): every file is read,
 // parsed and planned off the main thread; the strategy selector re-plans the shown
-// file's source with another strategy and budget, with progress and Cancel. Plans
-// re-planned with a strategy open as `name · strategy`, so the original stays and
-// both can be compared. Text from dumps reaches the DOM only through textContent.
+// file's source with another strategy and budget, with progress and Cancel. The
+// Viewer keeps the files (src/web/files.rs): it says what a job reads and which file
+// its plan becomes (a plan re-planned with a strategy opens as a planned copy, so the
+// original stays and both can be compared), and holds each file's report. Text from
+// dumps reaches the DOM only through textContent.
 import { PlanWorker, Cancelled } from './planner.js';
 
 const $ = (id) => document.getElementById(id);
@@ -14,11 +16,12 @@ const digits = (s) => BigInt(s).toLocaleString('en-US');
 const SLICE = 50000;
 
 /**
- * Shows the worker's wire bytes as the file `shown`, decoding them in slices with a
- * yield to the page between slices, so a million planes do not freeze it.
+ * Shows the plan the worker made for `job` (its answer `r`: wire bytes and report),
+ * decoding in slices with a yield to the page between slices, so a million planes do
+ * not freeze it. Returns the id of the file shown.
  */
-async function showPlan(viewer, shown, wire) {
-  const opening = viewer.begin_plan(shown, wire);
+async function showPlan(viewer, job, r) {
+  const opening = viewer.begin_plan(job, r.wire, r.report);
   try {
     do await new Promise((res) => setTimeout(res, 0)); while (!opening.step(SLICE));
   } catch (e) {
@@ -28,25 +31,8 @@ async function showPlan(viewer, shown, wire) {
   return viewer.finish_plan(opening);
 }
 
-/**
- * A name for an opened file that no other open file has: `name`, else `name (2)`,
- * `name (3)`… Every Aidge dump is called memory_info.txt, and comparing two of them is
- * the point: a second one must not replace the first.
- */
-export function uniqueName(name, taken) {
-  if (!taken.includes(name)) return name;
-  for (let k = 2; ; k++) {
-    const candidate = `${name} (${k})`;
-    if (!taken.includes(candidate)) return candidate;
-  }
-}
-
 export function setupPlanning({ viewer, refresh, redraw, showError, clearError, notify }) {
   const worker = new PlanWorker();
-  /** Shown file name → { key, name (the file's own, which the worker reads it by), label (as shown, when
-   * renamed or made unique), source, strategy, report }. */
-  const plans = new Map();
-  let nextKey = 1;
   /**
    * The last plan shown, for the benchmark and tests: when it was asked for and when
    * the worker answered (performance.now()), the worker's planning time, the main
@@ -72,20 +58,19 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     $('progress').textContent = `${name}: ${text}`;
   }
 
-  /** Plans `entry` with `strategy` and shows it as `shown`. Throws on error. */
-  async function plan(entry, strategy, shown) {
+  /** Runs `job` (a PlanJob of the Viewer, freed here) in the worker and shows its plan; returns the file's id. Throws on error. */
+  async function plan(job) {
     const t0 = performance.now();
+    const name = job.name;
     busy(true);
-    progress(entry.name, { stage: 'reading' });
+    progress(name, { stage: 'reading' });
     try {
       const millis = Math.max(1, Number($('budget').value) || 2000);
-      const r = await worker.run({ key: entry.key, name: entry.name, source: entry.source, companion: entry.companion,
-        strategy, millis },
-        (p) => progress(entry.name, p));
+      const r = await worker.run({ key: job.key, name, source: job.source, companion: job.companion,
+        strategy: job.strategy, millis },
+        (p) => progress(name, p));
       const t1 = performance.now();
-      const index = await showPlan(viewer, shown, r.wire);
-      if (r.report.capacity != null) viewer.set_capacity(index, r.report.capacity);
-      plans.set(shown, { ...entry, strategy, report: r.report });
+      const id = await showPlan(viewer, job, r);
       Object.assign(last, {
         asked: t0,
         answered: t1,
@@ -94,20 +79,20 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
         handoff_ms: performance.now() - t1,
         wire_bytes: r.wire.byteLength,
       });
-      return r;
+      return id;
     } finally {
       busy(false);
+      job.free();
     }
   }
 
   function showReport() {
     const box = $('report');
     const cur = viewer.current();
-    const p = cur == null ? null : plans.get(viewer.files()[cur]);
+    const r = cur == null ? null : viewer.report(cur);
     box.replaceChildren();
     box.removeAttribute('data-proven');
-    if (!p) return;
-    const r = p.report;
+    if (!r) return;
     // A buffer list without offsets is not "as loaded": memplan placed it.
     const who = r.strategy !== 'aidge' ? r.strategy
       : r.strategy_used !== 'aidge' ? `No offsets in the file: placed by memplan (${r.strategy_used})` : 'As loaded';
@@ -132,17 +117,19 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
 
   /**
    * Opens `{ name, source: Blob, companion?: { name, source } }` items as loaded; bad ones
-   * show their error.
+   * show their error. Resolves to the ids of the files opened.
    */
   async function open(items) {
     const errors = [];
     const renamed = [];
-    for (const { name: asked, source, companion } of items) {
-      const name = uniqueName(asked, viewer.files());
+    const ids = [];
+    for (const { name, source, companion } of items) {
       try {
-        // The worker reads the file under its own name (formats are told by it).
-        await plan({ key: nextKey++, name: asked, label: name, source, companion }, 'aidge', name);
-        if (name !== asked) renamed.push(`“${name}”`);
+        const id = await plan(viewer.open_job(name, source, companion?.name, companion?.source));
+        ids.push(id);
+        // A second memory_info.txt opens as `memory_info.txt (2)`: say so.
+        const shown = viewer.file_name(id);
+        if (shown !== name) renamed.push(`“${shown}”`);
       } catch (e) {
         if (e instanceof Cancelled) break; // Cancel stops the whole batch
         errors.push(e.message);
@@ -153,33 +140,18 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
       ? `A file of the same name was already open, so this one opened as ${renamed.join(', ')}. Rename… names it.`
       : null);
     update();
-  }
-
-  /** Renames opened file `i` (its plan and report follow); false when the name is refused. */
-  function rename(i, name) {
-    const old = viewer.files()[i];
-    if (!viewer.rename_file(i, name)) return false;
-    const entry = plans.get(old);
-    if (entry) {
-      plans.delete(old);
-      plans.set(name, { ...entry, label: name });
-    }
-    return true;
+    return ids;
   }
 
   /** Re-plans the shown file's source with the selected strategy. */
   async function replan() {
     const cur = viewer.current();
-    const entry = cur == null ? null : plans.get(viewer.files()[cur]);
-    if (!entry) return;
-    const strategy = $('strategy').value;
-    const base = entry.label ?? entry.name;
-    const shown = strategy === 'aidge' ? base : `${base} · ${strategy}`;
+    if (cur == null) return;
     try {
-      await plan(entry, strategy, shown);
+      await plan(viewer.replan_job(cur, $('strategy').value));
       clearError();
     } catch (e) {
-      if (!(e instanceof Cancelled)) showError(e.message);
+      if (!(e instanceof Cancelled)) showError(e.message ?? String(e));
     }
     update();
   }
@@ -188,5 +160,5 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
   $('cancel').addEventListener('click', () => worker.cancel());
   $('files').addEventListener('change', showReport);
 
-  return { open, rename, replan, showReport, last, plans, get busy() { return worker.busy; } };
+  return { open, replan, showReport, last, get busy() { return worker.busy; } };
 }

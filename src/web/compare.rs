@@ -49,7 +49,7 @@ fn half(canvas: HtmlCanvasElement, chart: Chart, changed: &[usize]) -> Result<Ha
 
 #[wasm_bindgen]
 impl CompareView {
-    /// Compares files `a` (top) and `b` (bottom) of `viewer`. With `align`, B's
+    /// Compares files `a` (top) and `b` (bottom) of `viewer`, by id. With `align`, B's
     /// clocks are drawn on A's axis, matched by node ([`scene::align`]): the same
     /// layer at the same x in both charts however many steps fusion removed.
     #[wasm_bindgen(constructor)]
@@ -57,16 +57,15 @@ impl CompareView {
         top: HtmlCanvasElement,
         bottom: HtmlCanvasElement,
         viewer: &Viewer,
-        a: usize,
-        b: usize,
+        a: u32,
+        b: u32,
         align: bool,
     ) -> Result<CompareView, JsValue> {
-        let chart = |i: usize| {
+        let chart = |id: u32| {
             viewer
-                .files
-                .get(i)
-                .map(|f| f.chart.clone())
-                .ok_or_else(|| JsValue::from_str(&format!("no opened file {i}")))
+                .index_of(id)
+                .map(|i| viewer.files[i].chart.clone())
+                .ok_or_else(|| JsValue::from_str(&format!("no opened file {id}")))
         };
         let (mut ca, mut cb) = (chart(a)?, chart(b)?);
         let comparison = compare::compare(&ca, &cb, MAX_ROWS);

@@ -148,8 +148,8 @@ impl Viewer {
 
 #[wasm_bindgen]
 impl Viewer {
-    /// Opens a file like [`Viewer::open`], then, when `strategy` is not empty or
-    /// `aidge`, re-places it with that strategy (`greedy-size`, `search`, `best`…): a
+    /// Opens a file like [`Viewer::open`] (returns its id), then, when `strategy` is
+    /// not empty or `aidge`, re-places it with that strategy (`greedy-size`, `search`, `best`…): a
     /// buffer list's buffers or a plan's spaces, as `memplan plan --strategy` does.
     /// The search gets a small budget (a docs page must not freeze).
     ///
@@ -162,7 +162,7 @@ impl Viewer {
         strategy: &str,
         companion: Option<String>,
         companion_bytes: Option<Vec<u8>>,
-    ) -> Result<usize, JsValue> {
+    ) -> Result<u32, JsValue> {
         let err = |e: crate::Error| JsValue::from_str(&e.to_string());
         let choice = if strategy.is_empty() {
             planning::AS_LOADED
@@ -179,7 +179,8 @@ impl Viewer {
         let (plan, _) = session
             .and_then(|mut session| session.plan(&request))
             .map_err(err)?;
-        Ok(self.show(name, scene::Chart::new(plan), false))
+        let i = self.show(name, scene::Chart::new(plan), choice);
+        Ok(self.files[i].id)
     }
 
     /// `light` or `dark` chrome; anything else is light.

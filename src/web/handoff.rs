@@ -4,6 +4,7 @@
 //! whole-plan passes ([`crate::scene::Chart::with`]), and decodes in slices
 //! ([`Opening::step`]) so that the page can yield between them.
 
+use super::files::PlanJob;
 use super::Viewer;
 use crate::formats::wire::Decoder;
 use crate::scene::Chart;
@@ -12,7 +13,8 @@ use wasm_bindgen::prelude::*;
 /// A plan being decoded on the main thread (`Viewer::begin_plan`).
 #[wasm_bindgen]
 pub struct Opening {
-    name: String,
+    job: PlanJob,
+    report: JsValue,
     decoder: Decoder<Vec<u8>>,
 }
 
@@ -26,27 +28,37 @@ impl Opening {
     pub fn step(&mut self, records: usize) -> Result<bool, JsValue> {
         self.decoder
             .step(records)
-            .map_err(|e| in_file(&self.name, e))
+            .map_err(|e| in_file(&self.job.name(), e))
     }
 }
 
 #[wasm_bindgen]
 impl Viewer {
-    /// Starts decoding a plan the worker planned, named `name`; call
-    /// [`Opening::step`] until it is done, then [`Viewer::finish_plan`].
-    pub fn begin_plan(&self, name: &str, wire: Vec<u8>) -> Result<Opening, JsValue> {
+    /// Starts decoding the plan the worker made for `job`, with its planning
+    /// `report`; call [`Opening::step`] until it is done, then [`Viewer::finish_plan`].
+    pub fn begin_plan(
+        &self,
+        job: &PlanJob,
+        wire: Vec<u8>,
+        report: JsValue,
+    ) -> Result<Opening, JsValue> {
         Ok(Opening {
-            name: name.to_owned(),
-            decoder: Decoder::new(wire).map_err(|e| in_file(name, e))?,
+            job: job.clone(),
+            report,
+            decoder: Decoder::new(wire).map_err(|e| in_file(&job.name(), e))?,
         })
     }
 
-    /// Shows a plan begun with [`Viewer::begin_plan`] (decoding what is left). A file
-    /// of the same name is replaced (a re-plan with the same strategy), else the plan
-    /// is added. Returns its index.
-    pub fn finish_plan(&mut self, opening: Opening) -> Result<usize, JsValue> {
-        let Opening { name, decoder } = opening;
-        let h = decoder.finish().map_err(|e| in_file(&name, e))?;
-        Ok(self.show(&name, Chart::with(h.plan, h.stats, h.report), true))
+    /// Shows a plan begun with [`Viewer::begin_plan`] (decoding what is left) as the
+    /// file its job says: the family's plan of that strategy is replaced, else a file
+    /// is added. Returns the file's id.
+    pub fn finish_plan(&mut self, opening: Opening) -> Result<u32, JsValue> {
+        let Opening {
+            job,
+            report,
+            decoder,
+        } = opening;
+        let h = decoder.finish().map_err(|e| in_file(&job.name(), e))?;
+        Ok(self.place(&job, Chart::with(h.plan, h.stats, h.report), report))
     }
 }

@@ -1,7 +1,8 @@
 //! The wasm shell of the page: one `#[wasm_bindgen]` type, [`Viewer`], that holds the
-//! opened files and the view, and a canvas [`Painter`](crate::scene::Painter). It only
-//! forwards: parsing is `formats`, layout, LOD and hit-testing are `scene`. JS hands
-//! it bytes and pointer positions in CSS pixels; it never fetches anything.
+//! opened files (registered by id: [`files`]) and the view, and a canvas
+//! [`Painter`](crate::scene::Painter). It only forwards: parsing is `formats`, layout,
+//! LOD and hit-testing are `scene`. JS hands it bytes, pointer positions in CSS pixels
+//! and the `Blob`s the worker re-reads (kept, never read here); it never fetches.
 //!
 //! Values cross to JS with serde-wasm-bindgen; byte counts travel as strings (JS
 //! numbers lose precision above 2^53).
@@ -9,21 +10,17 @@
 mod canvas;
 mod compare;
 mod embed;
+mod files;
 mod handoff;
 mod worker;
 
 use crate::scene::{self, info, Chart, Frame, Options, View};
 use crate::{formats, planning};
 use canvas::CanvasPainter;
+use files::Opened;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
-
-struct Opened {
-    name: String,
-    chart: Chart,
-    view: View,
-}
 
 /// The viewer of the page: files, view, options; draws on one canvas.
 #[wasm_bindgen]
@@ -40,31 +37,31 @@ pub struct Viewer {
     last_ms: f64,
     /// Light or dark chrome (`embed::set_theme`).
     theme: crate::scene::theme::Theme,
+    /// The last id handed out (`files`).
+    next_id: u32,
 }
 
 impl Viewer {
-    /// Shows `chart` as the file `name`, fitted to the canvas, and returns its index.
-    /// With `replace`, a file of the same name is replaced (a re-plan) instead of
-    /// a second one added.
-    fn show(&mut self, name: &str, chart: Chart, replace: bool) -> usize {
-        let (w, h, dpr) = self.size;
-        let opened = Opened {
-            name: name.to_owned(),
-            view: View::fit(&chart, w, h, dpr),
-            chart,
-        };
-        let i = match self.files.iter().position(|f| replace && f.name == name) {
-            Some(i) => {
-                self.files[i] = opened;
-                i
-            }
-            None => {
-                self.files.push(opened);
-                self.files.len() - 1
-            }
-        };
-        self.select_file(i);
-        i
+    /// Adds `chart` as a file named `name` (as given: the caller's own) and shows it;
+    /// returns its index.
+    fn show(&mut self, name: &str, chart: Chart, strategy: &str) -> usize {
+        let id = self.fresh_id();
+        self.add(Opened::new(id, name, chart, strategy, self.size))
+    }
+
+    /// Shows file `i` (its own view is kept across switches).
+    fn select_index(&mut self, i: usize) {
+        if i < self.files.len() {
+            self.current = Some(i);
+            self.opts.hover = None;
+            self.opts.selected = None;
+            self.opts.matches.clear();
+            let (w, h, dpr) = self.size;
+            let v = &mut self.files[i].view;
+            v.width = w;
+            v.height = h;
+            v.dpr = dpr;
+        }
     }
 }
 
@@ -95,70 +92,20 @@ impl Viewer {
             frame: Frame::default(),
             last_ms: 0.0,
             theme: Default::default(),
+            next_id: 0,
         })
     }
 
-    /// Opens a file (any format `formats::load` reads) and shows it. On error returns
-    /// `file: place: message` and keeps showing what was shown. Returns the file's
-    /// index in the list.
-    pub fn open(&mut self, name: &str, bytes: &[u8]) -> Result<usize, JsValue> {
+    /// Opens a file (any format `formats::load` reads) as loaded and shows it, under
+    /// `name` as given (the page opens through the worker instead: `open_job`). On
+    /// error returns `file: place: message` and keeps showing what was shown. Returns
+    /// the file's id.
+    pub fn open(&mut self, name: &str, bytes: &[u8]) -> Result<u32, JsValue> {
         let plan = formats::load(name, bytes)
             .and_then(|doc| planning::resolve(&doc).map_err(|e| e.in_file(name)))
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
-        Ok(self.show(name, Chart::new(plan), false))
-    }
-
-    /// Names of the opened files, in order.
-    pub fn files(&self) -> Vec<String> {
-        self.files.iter().map(|f| f.name.clone()).collect()
-    }
-
-    /// Renames file `i` (the page keeps names unique: every Aidge dump is called
-    /// `memory_info.txt`). False when there is no such file or `name` is blank or
-    /// taken by another file.
-    pub fn rename_file(&mut self, i: usize, name: &str) -> bool {
-        let name = name.trim();
-        let taken = self
-            .files
-            .iter()
-            .enumerate()
-            .any(|(j, f)| j != i && f.name == name);
-        match self.files.get_mut(i) {
-            Some(f) if !name.is_empty() && !taken => {
-                f.name = name.to_owned();
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Draws `bytes` (digits) as the capacity of file `i`'s first lane: the capacity
-    /// a planning report states for a buffer list (`planning::PlanReport::capacity`).
-    pub fn set_capacity(&mut self, i: usize, bytes: &str) {
-        if let (Some(f), Ok(c)) = (self.files.get_mut(i), bytes.parse()) {
-            f.chart.set_capacity(0, c);
-            let (w, h, dpr) = self.size;
-            f.view = View::fit(&f.chart, w, h, dpr);
-        }
-    }
-
-    pub fn current(&self) -> Option<usize> {
-        self.current
-    }
-
-    /// Shows file `i` (its own view is kept across switches).
-    pub fn select_file(&mut self, i: usize) {
-        if i < self.files.len() {
-            self.current = Some(i);
-            self.opts.hover = None;
-            self.opts.selected = None;
-            self.opts.matches.clear();
-            let (w, h, dpr) = self.size;
-            let v = &mut self.files[i].view;
-            v.width = w;
-            v.height = h;
-            v.dpr = dpr;
-        }
+        let i = self.show(name, Chart::new(plan), planning::AS_LOADED);
+        Ok(self.files[i].id)
     }
 
     /// Sizes the backing store to CSS size × device-pixel ratio.

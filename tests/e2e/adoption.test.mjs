@@ -50,11 +50,12 @@ async function openBoth(page, names = ['memory_info.txt', 'memory_info.txt']) {
 
 const APART = ['plain/memory_info.txt', 'fused/memory_info.txt'];
 
+/** Opens the compare view on files `a` and `b` (their places in the list). */
 async function openCompare(page, a, b) {
   await page.click('#compare-open');
   await page.waitForSelector('#compare:not([hidden])');
-  await page.selectOption('#cmp-a', String(a));
-  await page.selectOption('#cmp-b', String(b));
+  await page.selectOption('#cmp-a', { index: a });
+  await page.selectOption('#cmp-b', { index: b });
   await h.frame(page);
 }
 

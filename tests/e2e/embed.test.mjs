@@ -8,8 +8,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import * as h from './harness.mjs';
+import { serve } from '../../scripts/serve.mjs';
 
 const { root, results } = h;
 let env;
@@ -401,4 +403,47 @@ test('keyboard: P jumps to the peak, arrows move between planes, Esc clears, / s
   await page.screenshot({ path: path.join(results, 'dark-1920x1080.png') });
   await page.click('#theme'); // back to auto for other tests
   await page.close();
+});
+
+test('an embedder who copies only what the README names gets a working, keyboard-navigable element', async () => {
+  // README, "Embedding in docs": memplan-view.js, memplan-ui.js and pkg/, beside the pages.
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'memplan-embedder-'));
+  for (const f of ['memplan-view.js', 'memplan-ui.js', 'pkg']) {
+    fs.cpSync(path.join(h.dist, f), path.join(site, f), { recursive: true });
+  }
+  fs.copyFileSync(path.join(h.dist, 'demo/resnet18.memory_info.txt'), path.join(site, 'resnet18.memory_info.txt'));
+  fs.writeFileSync(path.join(site, 'chapter.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="module" src="memplan-view.js"></script>
+<memplan-view id="v" src="resnet18.memory_info.txt" theme="dark" height="300"></memplan-view>`);
+  const { server, url: at } = await serve(site, 0);
+  const page = await env.browser.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(at + 'chapter.html');
+    assert.deepEqual(await elementsReady(page), [['v', true]]);
+    assert.ok((await elementFrame(page, 'v')).drawn.length > 10);
+    assert.equal(await page.getAttribute('#v', 'data-theme'), 'dark');
+    await page.evaluate(() => document.getElementById('v').setAttribute('theme', 'light'));
+    assert.equal(await page.getAttribute('#v', 'data-theme'), 'light');
+    // The chart's keys, as on the page: P selects the peak plane, Shift+arrow pans.
+    await page.evaluate(() => document.getElementById('v').stage.focus());
+    const selected = await h.armEvent(page, 'v', 'select');
+    await page.keyboard.press('p');
+    const info = await selected();
+    assert.ok(info && info.name, 'P selected a plane');
+    const view = () => page.evaluate(() => document.getElementById('v').view);
+    const [t0] = await view();
+    const moved = await h.armEvent(page, 'v', 'viewchange');
+    await page.keyboard.press('Shift+ArrowRight');
+    const [t1] = (await moved()).view;
+    assert.ok(t1 > t0, `Shift+ArrowRight pans later clocks in: ${t0} → ${t1}`);
+    assert.equal(await page.evaluate(() => document.getElementById('v').selected), info.plane, 'the selection stays');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    server.close();
+    fs.rmSync(site, { recursive: true, force: true });
+  }
 });

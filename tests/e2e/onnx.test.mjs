@@ -72,9 +72,8 @@ async function page() {
 
 /** The planning report of the file shown: strategy, peak and lower bound. */
 const report = (p) => p.evaluate(() => {
-  const m = window.__memplan;
-  const shown = m.files()[m.viewer.current()];
-  return m.planning.plans.get(shown)?.report ?? null;
+  const v = window.__memplan.viewer;
+  return v.current() == null ? null : v.report(v.current());
 });
 
 test('the ONNX module is not fetched until a model is opened', async () => {

@@ -25,7 +25,7 @@ after(async () => {
 });
 
 const csv = (name) => fs.readFileSync(path.join(bench, 'minimalloc', name));
-const current = () => page.evaluate(() => window.__memplan.files()[window.__memplan.viewer.current()]);
+const current = () => page.evaluate(() => window.__memplan.viewer.file_name(window.__memplan.viewer.current()));
 
 /**
  * Starts watching the main thread: animation frames ticking, and long tasks (main
@@ -87,7 +87,7 @@ test('a dropped CSV is planned in the worker; best reaches the lower bound witho
   assert.equal(loaded.findings.length, 0);
   const greedyPeak = BigInt(loaded.peak_bytes);
   const bound = BigInt(await page.evaluate(
-    () => window.__memplan.planning.plans.get('C.1048576.csv').report.lower_bound));
+    () => window.__memplan.report('C.1048576.csv').lower_bound));
   assert.ok(greedyPeak > bound, `greedy ${greedyPeak} above the bound ${bound}`);
   assert.ok(bound <= 1048576n, 'set C fits its capacity');
 
@@ -98,7 +98,7 @@ test('a dropped CSV is planned in the worker; best reaches the lower bound witho
   await page.waitForFunction(() => window.__memplan.files().includes('C.1048576.csv · best') && !window.__memplan.planning.busy,
     null, { timeout: 30000 });
   const main = await stop();
-  const report = await page.evaluate(() => window.__memplan.planning.plans.get('C.1048576.csv · best').report);
+  const report = await page.evaluate(() => window.__memplan.report('C.1048576.csv · best'));
   const s = await h.summary(page);
   assert.equal(await current(), 'C.1048576.csv · best');
   assert.equal(BigInt(s.peak_bytes), bound, 'best reaches the lower bound');
@@ -141,13 +141,12 @@ test('cancel stops a search and keeps the shown plan; the next plan still works'
 test('compare view: shared scale, peak delta equal to the difference of the two summaries', async () => {
   const peakOf = (name) => page.evaluate((n) => {
     const m = window.__memplan;
-    m.viewer.select_file(m.files().indexOf(n));
+    m.viewer.select_file(m.idOf(n));
     return m.viewer.summary().peak_bytes;
   }, name);
   const a = BigInt(await peakOf('C.1048576.csv'));
   const b = BigInt(await peakOf('C.1048576.csv · best'));
-  const shownB = await page.evaluate(() => String(window.__memplan.files().indexOf('C.1048576.csv · best')));
-  await page.selectOption('#files', shownB);
+  await page.selectOption('#files', { label: 'C.1048576.csv · best' });
   await page.click('#compare-open');
   await page.waitForSelector('#compare:not([hidden])');
   assert.equal(await page.isHidden('#stage'), true);
@@ -290,11 +289,10 @@ test('compare two dumps of one model: the peak delta is the difference of Aidge\
   const [a, b] = ['resnet18-single-None', 'resnet18-single-OptimizeMaxLifetimeMinSizeFirst'];
   await h.drop(page, [[`${a}.txt`, dump(a)], [`${b}.txt`, dump(b)]]);
   await page.waitForFunction((n) => window.__memplan.files().includes(n) && !window.__memplan.planning.busy, `${b}.txt`);
-  const index = (n) => page.evaluate((x) => String(window.__memplan.files().indexOf(x)), n);
   await page.click('#compare-open');
   await page.waitForSelector('#compare:not([hidden])');
-  await page.selectOption('#cmp-a', await index(`${a}.txt`));
-  await page.selectOption('#cmp-b', await index(`${b}.txt`));
+  await page.selectOption('#cmp-a', { label: `${a}.txt` });
+  await page.selectOption('#cmp-b', { label: `${b}.txt` });
   assert.equal(await page.textContent('#cmp-label-a'), `A: ${a}.txt`);
   const expected = BigInt(h.golden(b)) - BigInt(h.golden(a));
   assert.ok(expected > 0n);

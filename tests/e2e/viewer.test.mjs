@@ -141,7 +141,7 @@ test('each format opens by drop or picker, with Aidge\'s peak', async () => {
   }
   await page.screenshot({ path: path.join(results, 'wrap-1280x800.png') });
   // The list switches between opened files.
-  await page.selectOption('#files', '0');
+  await page.selectOption('#files', { index: 0 });
   assert.equal((await summary()).peak_bytes, golden('resnet18-multi-None'));
   // The planning line follows the file shown.
   const peak = BigInt(golden('resnet18-multi-None')).toLocaleString('en-US');
@@ -166,7 +166,7 @@ test('a broken file shows where it is broken and keeps the plan shown', async ()
 });
 
 test('wheel zooms, drag pans, 0 fits', async () => {
-  await page.selectOption('#files', '0');
+  await page.selectOption('#files', { index: 0 });
   const box = await page.locator('#chart').boundingBox();
   const full = await frame();
   await page.mouse.move(box.x + 400, box.y + 300);

@@ -1,0 +1,400 @@
+//! The page's opened files, registered in one place. The [`Viewer`] hands out an id per
+//! file (never reused, so a menu's value or a re-plan in flight cannot land on another
+//! file after a close) and keeps, beside the chart, what the page needs to know of it:
+//! the name it is shown by, its [`Source`] (what the worker reads again to re-plan), the
+//! strategy and report of its plan, and its lineage (a planned copy knows the file it
+//! was planned from). JS asks for these by id: it keeps no store of files of its own and
+//! never reads anything out of a name (every Aidge dump is called `memory_info.txt`, and
+//! a user may rename any file).
+//!
+//! A re-plan is a [`PlanJob`]: what the worker must read and with which strategy, and
+//! which file its plan becomes when it comes back ([`Viewer::finish_plan`]): the family
+//! of a file (the file and its planned copies) holds one plan per strategy.
+
+use super::Viewer;
+use crate::planning::AS_LOADED;
+use crate::scene::{Chart, View};
+use serde::Serialize;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// What a file was read from, shared by the file and its planned copies.
+pub(super) struct Source {
+    /// The worker's cache key: a re-plan of the same source skips parsing.
+    key: u32,
+    /// The file's own name, which the worker reads it by (formats are told by it).
+    name: String,
+    /// The bytes, a JS `Blob` (opaque here: only the worker reads it).
+    blob: JsValue,
+    /// The file it is read with (XLA's live ranges beside its buffer assignment).
+    companion: Option<(String, JsValue)>,
+}
+
+/// One opened file: its chart and view, and the page's record of it.
+pub(super) struct Opened {
+    pub(super) id: u32,
+    /// The name shown in the menus; unique among the open files.
+    pub(super) name: String,
+    pub(super) chart: Chart,
+    pub(super) view: View,
+    /// None for a file handed over as bytes (`Viewer::open`, `<memplan-view>`).
+    source: Option<Rc<Source>>,
+    /// The strategy of its plan (`aidge`: as loaded).
+    strategy: String,
+    /// The worker's planning report (`planning::PlanReport` plus `worker_ms`), or null.
+    report: JsValue,
+    /// The file it was planned from (a planned copy), or None (a file as opened).
+    parent: Option<u32>,
+    /// The name of the file it was planned from (its own for a file as opened), kept
+    /// for re-plans once that file is closed.
+    base: String,
+    /// Renamed by the user: a copy's name no longer follows its parent's.
+    named: bool,
+    /// The address it was opened from, where its plan can be fetched again (a link).
+    link: Option<String>,
+    /// Changes whenever the plan shown under this id changes (a re-plan replaces it).
+    revision: u32,
+}
+
+impl Opened {
+    /// A file as opened, with no source to re-plan from.
+    pub(super) fn new(
+        id: u32,
+        name: &str,
+        chart: Chart,
+        strategy: &str,
+        size: (f64, f64, f64),
+    ) -> Self {
+        let (w, h, dpr) = size;
+        Opened {
+            id,
+            name: name.to_owned(),
+            view: View::fit(&chart, w, h, dpr),
+            chart,
+            source: None,
+            strategy: strategy.to_owned(),
+            report: JsValue::NULL,
+            parent: None,
+            base: name.to_owned(),
+            named: false,
+            link: None,
+            revision: id,
+        }
+    }
+}
+
+/// A file of the list as the menus need it.
+#[derive(Serialize)]
+struct Entry<'a> {
+    id: u32,
+    name: &'a str,
+    strategy: &'a str,
+    /// The open file it was planned from.
+    parent: Option<u32>,
+}
+
+/// A plan to make in the worker: which source, with which strategy, and which file it
+/// becomes ([`Viewer::open_job`], [`Viewer::replan_job`]).
+#[wasm_bindgen]
+#[derive(Clone)]
+pub struct PlanJob {
+    pub(super) source: Rc<Source>,
+    strategy: String,
+    /// The file whose family is re-planned (the one a planned copy came from), or None
+    /// for a file being opened.
+    root: Option<u32>,
+    /// The root's name when asked (its copies are called `name · strategy`).
+    base: String,
+}
+
+#[wasm_bindgen]
+impl PlanJob {
+    /// The worker's cache key of the source.
+    #[wasm_bindgen(getter)]
+    pub fn key(&self) -> u32 {
+        self.source.key
+    }
+    /// The file's own name, which the worker reads it by.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.source.name.clone()
+    }
+    /// The file's bytes (a `Blob`).
+    #[wasm_bindgen(getter)]
+    pub fn source(&self) -> JsValue {
+        self.source.blob.clone()
+    }
+    /// `{ name, source }` of the file read with it, or undefined.
+    #[wasm_bindgen(getter)]
+    pub fn companion(&self) -> JsValue {
+        let Some((name, blob)) = &self.source.companion else {
+            return JsValue::UNDEFINED;
+        };
+        let o = js_sys::Object::new();
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&o, &"name".into(), &name.into());
+        let _ = js_sys::Reflect::set(&o, &"source".into(), blob);
+        o.into()
+    }
+    #[wasm_bindgen(getter)]
+    pub fn strategy(&self) -> String {
+        self.strategy.clone()
+    }
+}
+
+/// The `capacity` (digits) of a planning report, if it states one.
+fn capacity(report: &JsValue) -> Option<u64> {
+    js_sys::Reflect::get(report, &"capacity".into())
+        .ok()?
+        .as_string()?
+        .parse()
+        .ok()
+}
+
+impl Viewer {
+    /// A number no file, source or revision had before.
+    pub(super) fn fresh_id(&mut self) -> u32 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    pub(super) fn index_of(&self, id: u32) -> Option<usize> {
+        self.files.iter().position(|f| f.id == id)
+    }
+
+    fn by_id(&self, id: u32) -> Option<&Opened> {
+        self.files.iter().find(|f| f.id == id)
+    }
+
+    /// `name`, else `name (2)`, `name (3)`…: a name no open file but `except` has.
+    /// Every Aidge dump is called memory_info.txt, and comparing two of them is the
+    /// point: they must be told apart in the menus.
+    fn unique_name(&self, name: &str, except: Option<u32>) -> String {
+        let taken = |n: &str| {
+            self.files
+                .iter()
+                .any(|f| Some(f.id) != except && f.name == n)
+        };
+        if !taken(name) {
+            return name.to_owned();
+        }
+        (2..)
+            .map(|k| format!("{name} ({k})"))
+            .find(|n| !taken(n))
+            .unwrap_or_default()
+    }
+
+    /// Adds `opened` to the list and shows it; returns its index.
+    pub(super) fn add(&mut self, opened: Opened) -> usize {
+        self.files.push(opened);
+        let i = self.files.len() - 1;
+        self.select_index(i);
+        i
+    }
+
+    /// Shows the plan a job brought back (`finish_plan`): it replaces the plan of the
+    /// member of the job's family with the job's strategy, else becomes a new file
+    /// (a planned copy of the root, or a file as opened). Returns the file's id.
+    pub(super) fn place(&mut self, job: &PlanJob, mut chart: Chart, report: JsValue) -> u32 {
+        if let Some(c) = capacity(&report) {
+            chart.set_capacity(0, c);
+        }
+        let revision = self.fresh_id();
+        let strategy = job.strategy.as_str();
+        let member = job.root.and_then(|root| {
+            self.files.iter().position(|f| {
+                f.strategy == strategy
+                    && (f.parent == Some(root) || (f.id == root && f.parent.is_none()))
+            })
+        });
+        let (w, h, dpr) = self.size;
+        if let Some(i) = member {
+            let f = &mut self.files[i];
+            f.view = View::fit(&chart, w, h, dpr);
+            f.chart = chart;
+            f.report = report;
+            f.revision = revision;
+            let id = f.id;
+            self.select_index(i);
+            return id;
+        }
+        let (name, parent) = match job.root {
+            Some(root) if strategy != AS_LOADED => {
+                (format!("{} · {strategy}", job.base), Some(root))
+            }
+            _ => (job.base.clone(), None),
+        };
+        let id = self.fresh_id();
+        let name = self.unique_name(&name, None);
+        let mut opened = Opened::new(id, &name, chart, strategy, self.size);
+        opened.source = Some(job.source.clone());
+        opened.report = report;
+        opened.parent = parent;
+        opened.base = job.base.clone();
+        opened.revision = revision;
+        self.add(opened);
+        id
+    }
+}
+
+#[wasm_bindgen]
+impl Viewer {
+    /// The opened files in order: `[{ id, name, strategy, parent }]`, `parent` being
+    /// the open file a planned copy was planned from.
+    pub fn files(&self) -> JsValue {
+        let entries: Vec<Entry> = self
+            .files
+            .iter()
+            .map(|f| Entry {
+                id: f.id,
+                name: &f.name,
+                strategy: &f.strategy,
+                parent: f.parent.filter(|p| self.index_of(*p).is_some()),
+            })
+            .collect();
+        super::to_js(&entries)
+    }
+
+    /// The id of the file shown.
+    pub fn current(&self) -> Option<u32> {
+        self.current.and_then(|i| self.files.get(i)).map(|f| f.id)
+    }
+
+    /// Shows file `id` (its own view is kept across switches).
+    pub fn select_file(&mut self, id: u32) {
+        if let Some(i) = self.index_of(id) {
+            self.select_index(i);
+        }
+    }
+
+    /// The name file `id` is shown by.
+    pub fn file_name(&self, id: u32) -> Option<String> {
+        self.by_id(id).map(|f| f.name.clone())
+    }
+
+    /// The open file that file `id` was planned from, if any.
+    pub fn parent(&self, id: u32) -> Option<u32> {
+        self.by_id(id)?
+            .parent
+            .filter(|p| self.index_of(*p).is_some())
+    }
+
+    /// The planning report of file `id` (as the worker made it), or null.
+    pub fn report(&self, id: u32) -> JsValue {
+        self.by_id(id).map_or(JsValue::NULL, |f| f.report.clone())
+    }
+
+    /// Renames file `id`; its planned copies that the user did not name follow
+    /// (`name · strategy`). False when there is no such file or `name` is blank or
+    /// taken by another file.
+    pub fn rename_file(&mut self, id: u32, name: &str) -> bool {
+        let name = name.trim();
+        let taken = self.files.iter().any(|f| f.id != id && f.name == name);
+        let Some(i) = self.index_of(id) else {
+            return false;
+        };
+        if name.is_empty() || taken {
+            return false;
+        }
+        self.files[i].name = name.to_owned();
+        self.files[i].named = true;
+        let copies: Vec<usize> = (0..self.files.len())
+            .filter(|&j| self.files[j].parent == Some(id))
+            .collect();
+        for j in copies {
+            self.files[j].base = name.to_owned();
+            if !self.files[j].named {
+                let wanted = format!("{name} · {}", self.files[j].strategy);
+                self.files[j].name = self.unique_name(&wanted, Some(self.files[j].id));
+            }
+        }
+        true
+    }
+
+    /// Closes file `id`; the file after it (else before it) is shown if it was shown.
+    /// Its planned copies stay open. False when there is no such file.
+    pub fn close_file(&mut self, id: u32) -> bool {
+        let Some(i) = self.index_of(id) else {
+            return false;
+        };
+        self.files.remove(i);
+        self.current = match self.current {
+            _ if self.files.is_empty() => None,
+            Some(c) if c == i => Some(i.min(self.files.len() - 1)),
+            Some(c) if c > i => Some(c - 1),
+            c => c,
+        };
+        if let Some(c) = self.current {
+            self.select_index(c);
+        }
+        true
+    }
+
+    /// The address file `id` was opened from (a link's `src`), if any.
+    pub fn link(&self, id: u32) -> Option<String> {
+        self.by_id(id)?.link.clone()
+    }
+
+    /// Records that file `id`'s plan was fetched from `url`: a link to it can say where.
+    pub fn set_link(&mut self, id: u32, url: &str) {
+        if let Some(i) = self.index_of(id) {
+            self.files[i].link = Some(url.to_owned());
+        }
+    }
+
+    /// A number that changes whenever the plan shown changes (another file, or a
+    /// re-plan of this one): what a cache of the plan's export is keyed by.
+    pub fn revision(&self) -> Option<u32> {
+        self.current
+            .and_then(|i| self.files.get(i))
+            .map(|f| f.revision)
+    }
+
+    /// The job of opening a file as loaded: `name` (its own), `source` (a `Blob`), and
+    /// the file it is read with, if any.
+    pub fn open_job(
+        &mut self,
+        name: &str,
+        source: JsValue,
+        companion_name: Option<String>,
+        companion_source: JsValue,
+    ) -> PlanJob {
+        let key = self.fresh_id();
+        PlanJob {
+            source: Rc::new(Source {
+                key,
+                name: name.to_owned(),
+                blob: source,
+                companion: companion_name.map(|n| (n, companion_source)),
+            }),
+            strategy: AS_LOADED.to_owned(),
+            root: None,
+            base: name.to_owned(),
+        }
+    }
+
+    /// The job of re-planning file `id` with `strategy`: the file it was planned from
+    /// (or itself) is read again, and the plan replaces that family's plan of the same
+    /// strategy, or becomes its planned copy `name · strategy`.
+    pub fn replan_job(&self, id: u32, strategy: &str) -> Result<PlanJob, JsValue> {
+        let f = self
+            .by_id(id)
+            .ok_or_else(|| JsValue::from_str(&format!("no opened file {id}")))?;
+        let source = f.source.clone().ok_or_else(|| {
+            JsValue::from_str(&format!(
+                "{}: opened without its source; open the file again to re-plan it",
+                f.name
+            ))
+        })?;
+        let root = f.parent.unwrap_or(f.id);
+        let base = self
+            .by_id(root)
+            .map_or_else(|| f.base.clone(), |r| r.name.clone());
+        Ok(PlanJob {
+            source,
+            strategy: strategy.to_owned(),
+            root: Some(root),
+            base,
+        })
+    }
+}
