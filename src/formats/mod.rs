@@ -13,6 +13,7 @@ pub mod executorch;
 pub mod export_cpp;
 pub mod header;
 pub mod iree;
+mod json_path;
 pub mod mem_info;
 pub mod memplan_json;
 #[cfg(feature = "onnx")]
