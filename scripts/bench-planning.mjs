@@ -3,9 +3,12 @@
 // list re-planned with `best`, the time from handing the file to the page to its
 // first drawn frame, split into the worker (read, parse, plan, encode) and the main
 // thread's hand-off (decode the wire bytes + chart layout), the wire size, and the
-// longest main-thread task meanwhile. `node scripts/bench-planning.mjs [n...]` after
-// scripts/build.sh (MEMPLAN_DIST honoured); prints Markdown rows for
-// docs/benchmarks.md. Numbers are from one machine: compare, don't quote.
+// longest main-thread task meanwhile. `node scripts/bench-planning.mjs [--dense] [n...]`
+// after scripts/build.sh (MEMPLAN_DIST honoured); prints Markdown rows for
+// docs/benchmarks.md. `--dense`: dense traces without offsets instead
+// (`gen-synthetic.mjs n --dense`, ~2,500 buffers live at any step), which the worker
+// places on open (`strategies::place_default`), and no JSON or `best` rows.
+// Numbers are from one machine: compare, don't quote.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -15,23 +18,28 @@ import { serve } from './serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(root, process.env.MEMPLAN_DIST ?? 'dist');
-const sizes = process.argv.slice(2).map(Number);
+const argv = process.argv.slice(2);
+const dense = argv.includes('--dense');
+const sizes = argv.filter((a) => a !== '--dense').map(Number);
 const tmp = fs.mkdtempSync(path.join(dist, 'bench-'));
 const cases = [];
 for (const n of sizes.length ? sizes : [100000, 1000000]) {
   const name = `synthetic-${n}.csv`;
   fs.writeFileSync(path.join(tmp, name),
-    execFileSync('node', [path.join(root, 'scripts/gen-synthetic.mjs'), String(n)], { maxBuffer: 1 << 30 }));
-  cases.push([`synthetic ${n.toLocaleString('en-US')} planes CSV, as loaded`, name, 'aidge']);
-  if (n <= 100000) {
+    execFileSync('node', [path.join(root, 'scripts/gen-synthetic.mjs'), String(n), ...(dense ? ['--dense'] : [])], { maxBuffer: 1 << 30 }));
+  cases.push([dense ? `dense ${n.toLocaleString('en-US')} buffers CSV without offsets, placed on open`
+    : `synthetic ${n.toLocaleString('en-US')} planes CSV, as loaded`, name, 'aidge']);
+  if (n <= 100000 && !dense) {
     const json = `synthetic-${n}.json`;
     fs.writeFileSync(path.join(tmp, json),
       execFileSync('node', [path.join(root, 'scripts/gen-synthetic.mjs'), String(n), '--json'], { maxBuffer: 1 << 30 }));
     cases.push([`synthetic ${n.toLocaleString('en-US')} planes JSON (wrap + stride), as loaded`, json, 'aidge']);
   }
 }
-fs.copyFileSync(path.join(root, 'tests/data/bench/minimalloc/C.1048576.csv'), path.join(tmp, 'C.1048576.csv'));
-cases.push(['MiniMalloc C (203 buffers), best', 'C.1048576.csv', 'best']);
+if (!dense) {
+  fs.copyFileSync(path.join(root, 'tests/data/bench/minimalloc/C.1048576.csv'), path.join(tmp, 'C.1048576.csv'));
+  cases.push(['MiniMalloc C (203 buffers), best', 'C.1048576.csv', 'best']);
+}
 
 const { server, url } = await serve(dist, 0);
 const browser = await chromium.launch({

@@ -2,8 +2,10 @@
 // The strategies benchmark in wasm under node: the same Rust code as
 // `cargo run --release --example bench`, compiled to wasm32 (see docs/benchmarks.md).
 //
-//   node scripts/bench-wasm.mjs [--millis N] [--synthetic] [--no-build] PATH...
+//   node scripts/bench-wasm.mjs [--millis N] [--only S,S...] [--passes] [--synthetic] [--no-build] PATH...
 //
+// `--only` names the strategies to run (default: all), `--passes` prints every greedy
+// pass and the sweep instead, as the native example does.
 // Builds the library for wasm32 and binds it for node (wasm-bindgen --target nodejs)
 // into $CARGO_TARGET_DIR/bench-wasm/ (default target/), then prints one Markdown table.
 import { execFileSync } from "node:child_process";
@@ -16,11 +18,15 @@ const args = process.argv.slice(2);
 let millis = 2000;
 let synthetic = false;
 let build = true;
+let only = "";
+let passes = false;
 const paths = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--millis") millis = Number(args[++i]);
   else if (args[i] === "--synthetic") synthetic = true;
   else if (args[i] === "--no-build") build = false;
+  else if (args[i] === "--only") only = args[++i];
+  else if (args[i] === "--passes") passes = true;
   else paths.push(args[i]);
 }
 
@@ -53,6 +59,9 @@ const add = (table) => {
   header ??= lines.slice(0, 2);
   rows.push(...lines.slice(2));
 };
-if (synthetic) for (const n of [1000, 10000, 60000, 250000]) add(wasm.bench_synthetic(n, millis));
-for (const f of files) add(wasm.bench_csv(basename(f), readFileSync(f, "utf8"), millis));
+if (synthetic && !passes) for (const n of [1000, 10000, 60000, 250000]) add(wasm.bench_synthetic(n, millis, only));
+for (const f of files) {
+  const text = readFileSync(f, "utf8");
+  add(passes ? wasm.bench_csv_passes(basename(f), text) : wasm.bench_csv(basename(f), text, millis, only));
+}
 if (header) console.log([...header, ...rows].join("\n"));

@@ -413,17 +413,22 @@ impl Run<'_> {
     /// every other buffer placed around them in breadth order (first fit, then best
     /// fit; a placement is abandoned as soon as it passes the lowest so far). Returns
     /// the lowest placement and its peak. Only where a greedy pass is affordable
-    /// (each try costs up to two); stops at the bound, when the budget ends, or at a
-    /// window that does not fit at the bound.
+    /// (each try costs up to two); stops at the bound, at three quarters of the
+    /// budget (the searches after it need the rest where it does not reach the
+    /// bound; PanGu-2.6B needs about half of the 2 s default on a loaded machine), or
+    /// at a window that does not fit at the bound.
     fn anchor(&mut self) -> Option<(Vec<Bytes>, Bytes)> {
         if !greedy_affordable(self.items) {
             return None;
         }
+        let until_ms = self.limits.budget.millis / 4 * 3;
+        let timer = self.limits.timer;
+        let spent = |limits: &Limits| limits.out_of_time() || timer.elapsed_ms() >= until_ms;
         let clock = anchor::fullest_clock(self.items)?;
         let order = Order::Breadth.sort(self.items);
         let mut best: Option<(Vec<Bytes>, Bytes)> = None;
         for half in ANCHOR_HALVES {
-            if self.limits.out_of_time() || best.as_ref().is_some_and(|b| b.1 == self.lower_bound) {
+            if spent(&self.limits) || best.as_ref().is_some_and(|b| b.1 == self.lower_bound) {
                 break;
             }
             let (from, to) = (clock.saturating_sub(half), clock.saturating_add(half + 1));
@@ -446,7 +451,7 @@ impl Run<'_> {
                 let below = best.as_ref().map_or(Bytes::MAX, |b| b.1 - 1);
                 let limits = &self.limits;
                 let placed = greedy::place_around(self.items, (&fixed, below), &order, fit, || {
-                    limits.out_of_time()
+                    spent(limits)
                 });
                 if let Some(offsets) = placed {
                     let peak = bound::peak(self.items, &offsets);
