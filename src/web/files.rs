@@ -330,6 +330,25 @@ impl Viewer {
         true
     }
 
+    /// What a download of the shown file is named before its extension: the file's
+    /// name without folders or the extension of a format the page reads, else `plan`.
+    pub fn file_stem(&self) -> String {
+        let name = self
+            .current
+            .and_then(|i| self.files.get(i))
+            .map_or("", |f| f.name.as_str());
+        let base = name.rsplit(['/', '\\']).next().unwrap_or_default();
+        let lower = base.to_ascii_lowercase();
+        let end = [".memory_info.txt", ".json", ".txt", ".log", ".csv"]
+            .iter()
+            .find(|ext| lower.ends_with(*ext))
+            .map_or(base.len(), |ext| base.len() - ext.len());
+        match &base[..end] {
+            "" => "plan".to_owned(),
+            stem => stem.to_owned(),
+        }
+    }
+
     /// The address file `id` was opened from (a link's `src`), if any.
     pub fn link(&self, id: u32) -> Option<String> {
         self.by_id(id)?.link.clone()

@@ -433,6 +433,7 @@ test('an embedder who copies only what the README names gets a working, keyboard
     await page.keyboard.press('p');
     const info = await selected();
     assert.ok(info && info.name, 'P selected a plane');
+    await twoFrames(page); // P's own viewchange is sent by then
     const view = () => page.evaluate(() => document.getElementById('v').view);
     const [t0] = await view();
     const moved = await h.armEvent(page, 'v', 'viewchange');

@@ -165,8 +165,11 @@ test('closing files: the next is shown, copies keep their source, compare follow
   assert.equal(await page.isDisabled('#rename'), true);
   assert.equal(await page.isDisabled('#close-file'), true);
   assert.equal(await page.evaluate(() => window.__memplan.summary()), null);
-  // And a file opened then is shown as usual.
-  assert.equal(await dropOne(page, 'memory_info.txt', vit('plain')), 'memory_info.txt');
+  // And a file opened then is shown as usual; its exports drop the folder and the extension.
+  assert.equal(await dropOne(page, 'plain/memory_info.txt', vit('plain')), 'plain/memory_info.txt');
+  await page.click('#export summary');
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click('#export-aidge')]);
+  assert.equal(d.suggestedFilename(), 'memory_info.memory_info.txt');
   assert.deepEqual(page.consoleErrors, []);
   await page.close();
 });
