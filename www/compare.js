@@ -54,23 +54,23 @@ export function setupCompare({ viewer, theme, onClose }) {
    * open is kept. False when a menu's choice was closed.
    */
   function fillSelects() {
-    const files = viewer.files();
+    const ids = Array.from(viewer.files());
     let kept = true;
     for (const sel of [$('cmp-a'), $('cmp-b')]) {
       const keep = sel.value;
-      sel.replaceChildren(...files.map((f) => {
-        const o = el('option', f.name);
-        o.value = String(f.id);
+      sel.replaceChildren(...ids.map((id) => {
+        const o = el('option', viewer.file_name(id));
+        o.value = String(id);
         return o;
       }));
-      if (files.some((f) => String(f.id) === keep)) sel.value = keep; else kept = false;
+      if (ids.some((id) => String(id) === keep)) sel.value = keep; else kept = false;
     }
     return kept;
   }
 
   /** Default pair: the shown plan (B) against the file it was planned from, else the file before it. */
   function defaults() {
-    const ids = viewer.files().map((f) => f.id);
+    const ids = Array.from(viewer.files());
     const b = viewer.current() ?? ids[ids.length - 1];
     const at = ids.indexOf(b);
     const a = viewer.parent(b) ?? ids[at > 0 ? at - 1 : Math.min(1, ids.length - 1)];
