@@ -78,6 +78,13 @@ export function setupCompare({ viewer, theme, onClose }) {
     $('cmp-b').value = String(b);
   }
 
+  /** The charts' titles: the files' names as they are now. */
+  function label() {
+    $('cmp-label-a').textContent = `A: ${viewer.file_name(Number($('cmp-a').value))}`;
+    $('cmp-label-b').textContent = `B: ${viewer.file_name(Number($('cmp-b').value))}` +
+      (view?.aligned() ? ' (clocks aligned to A by node)' : '');
+  }
+
   function build() {
     view?.free();
     view = null;
@@ -86,8 +93,7 @@ export function setupCompare({ viewer, theme, onClose }) {
     const align = $('cmp-align').checked;
     view = new CompareView(top, bottom, viewer, a, b, align);
     view.set_theme(theme());
-    $('cmp-label-a').textContent = `A: ${viewer.file_name(a)}`;
-    $('cmp-label-b').textContent = `B: ${viewer.file_name(b)}` + (view.aligned() ? ' (clocks aligned to A by node)' : '');
+    label();
     const s = view.summary();
     const stats = $('cmp-stats');
     stats.replaceChildren();
@@ -210,14 +216,19 @@ export function setupCompare({ viewer, theme, onClose }) {
     },
   }));
 
-  /** The list of files changed (a file closed): the menus follow; the view closes with the last file. */
+  /**
+   * The list of files changed (opened, renamed, closed): the menus and titles follow, a
+   * closed file's chart is replaced; the view closes with the last file.
+   */
   function filesChanged() {
     if (section.hidden) return;
     if (viewer.current() == null) {
       show(false);
       return;
     }
-    if (!fillSelects()) {
+    if (fillSelects()) {
+      label();
+    } else {
       defaults();
       build();
     }

@@ -153,6 +153,9 @@ test('closing files: the next is shown, copies keep their source, compare follow
   assert.deepEqual(options, [sample, `${html} · greedy-size`]);
   assert.equal(await page.textContent('#cmp-label-a'), `A: ${sample}`, 'no parent open: the file before it');
   assert.match(await page.textContent('#cmp-label-b'), /^B: <img src=x onerror=alert\(1\)> · greedy-size/);
+  // Renamed while compared: the title follows.
+  await rename(page, 'the copy');
+  assert.match(await page.textContent('#cmp-label-b'), /^B: the copy/);
   await page.click('#cmp-close');
 
   // The copy outlives the file it came from and still re-plans from its source.
