@@ -200,3 +200,26 @@ fn budget_must_be_a_number_of_milliseconds() {
         .code(2)
         .stderr(predicate::str::contains("--budget"));
 }
+
+/// Aidge's auto-concat of a channels-last Concat writes a negative space size as
+/// unsigned (the wheel's own plan, committed as it came): re-placing its spaces is
+/// refused naming the space and what happened, while `best`, which also tries
+/// Aidge's other configurations of the schedule, still gives a valid plan.
+#[test]
+fn a_space_of_negative_size_is_named_when_its_plan_cannot_be_re_placed() {
+    let file = export("concat_nhwc-autoconcat-None");
+    memplan()
+        .args(["plan", file.to_str().unwrap(), "--strategy", "greedy-size"])
+        .args(["-o", out_path("negative.json").to_str().unwrap()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("space 0 cannot be re-placed"))
+        .stderr(predicate::str::contains("negative size"))
+        .stderr(predicate::str::contains("memplan check"));
+    let out = out_path("negative-best.json");
+    plan(&file, &out, &["--strategy", "best"]);
+    memplan()
+        .args(["check", out.to_str().unwrap()])
+        .assert()
+        .success();
+}

@@ -110,6 +110,16 @@ fn bad_packs_are_refused_at_their_line() {
     let e = formats::load("p.mlir", &text.as_bytes()[..at]).unwrap_err();
     assert!(e.to_string().starts_with("p.mlir: line "), "{e}");
     assert!(e.message.contains("truncated"), "{e}");
+    // Cut before its first pack: IREE's reader says what it expected (by the name, or
+    // by the IR dump's header), not another format's.
+    let first = text.find("stream.resource.pack").unwrap();
+    for name in ["p.mlir", "dump.txt"] {
+        let e = formats::load(name, &text.as_bytes()[..first]).unwrap_err();
+        assert!(
+            e.message.contains("no `stream.resource.pack` op"),
+            "{name}: {e}"
+        );
+    }
     // A size that is no constant of the function.
     let garbled = text.replacen("[5, 6] = %c65536", "[5, 6] = %c65537", 1);
     let e = formats::load("p.mlir", garbled.as_bytes()).unwrap_err();

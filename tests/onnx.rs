@@ -157,6 +157,38 @@ fn cli_converts_and_plans_onnx() {
     std::fs::remove_file(out).ok();
 }
 
+/// `--dims` works on every command that reads a file, not only `convert`: a batch of
+/// 4 plans four times the bytes of a batch of 1 (tiny_cnn's activations all scale
+/// with N).
+#[test]
+fn every_command_takes_the_models_dims() {
+    let model = data("tiny_cnn.onnx");
+    let peak = |dims: &[&str]| -> u64 {
+        let out = memplan()
+            .args(["stats", "--json", model.to_str().unwrap()])
+            .args(dims)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["peak"].as_u64().unwrap()
+    };
+    assert_eq!(peak(&["--dims", "N=4"]), 4 * peak(&[]));
+    for command in [&["check"][..], &["plan", "--strategy", "best", "-o", "-"]] {
+        memplan()
+            .args(command)
+            .arg(&model)
+            .args(["--dims", "N=4"])
+            .assert()
+            .success();
+    }
+    memplan()
+        .args(["check", model.to_str().unwrap(), "--dims", "N=zero"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--dims `N=zero`"));
+}
+
 #[test]
 fn bad_models_get_clear_messages() {
     let run = |file: &str| {

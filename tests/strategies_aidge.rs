@@ -74,12 +74,16 @@ fn best_is_never_worse_than_any_aidge_configuration() {
             let (plan, _) = s
                 .plan(&Request::new("aidge", Budget::millis(10)).unwrap())
                 .unwrap();
-            peaks.push((name.clone(), stats(&plan).peak));
+            // The wheel's auto-concat + optimize plans can overlap live planes
+            // (tests/drivers_parity.rs reproduces them): such a plan is no rival.
+            if check(&plan).is_valid() {
+                peaks.push((name.clone(), stats(&plan).peak));
+            }
             schedule = s.document().schedule.clone();
         }
         let schedule = schedule.unwrap();
         for opts in every_configuration() {
-            // Optimize after auto-concat can overlap live planes (branches, MinSize):
+            // Optimize after auto-concat can overlap live planes, as in the wheel:
             // such a plan is no rival.
             if let Some(plan) = generate(&schedule, &opts)
                 .ok()

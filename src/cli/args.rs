@@ -34,6 +34,8 @@ pub enum Command {
 pub struct RenderArgs {
     /// Any file the other commands read (plan, Aidge log, schedule, CSV).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub dims: Dims,
     /// Output picture: `.svg` or `.png` (the extension picks the format).
     #[arg(short, long)]
     pub output: PathBuf,
@@ -65,6 +67,8 @@ pub struct RenderArgs {
 pub struct StatsArgs {
     /// memplan JSON, Aidge memory_info.txt, planes.json or MiniMalloc CSV.
     pub file: PathBuf,
+    #[command(flatten)]
+    pub dims: Dims,
     /// One JSON object (peak, lower_bound, efficiency, planes, spaces, steps, components).
     #[arg(long)]
     pub json: bool,
@@ -73,6 +77,8 @@ pub struct StatsArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     pub file: PathBuf,
+    #[command(flatten)]
+    pub dims: Dims,
     /// Print the report as one JSON object (`problems`: kind, planes, spaces, message).
     #[arg(long)]
     pub json: bool,
@@ -89,6 +95,13 @@ pub struct ConvertArgs {
     /// header, mem-info, export-cpp (aidge-export-cpp's `*_MEM_*` layer macros).
     #[arg(long)]
     pub format: Option<String>,
+    #[command(flatten)]
+    pub dims: Dims,
+}
+
+/// Every command reads ONNX models, whose symbolic dims the user may set.
+#[derive(Debug, Args)]
+pub struct Dims {
     /// An ONNX model's symbolic input dims, as NAME=N (e.g. `--dims batch=1,sequence=128`);
     /// those not given are 1.
     #[arg(long, value_delimiter = ',')]
@@ -131,6 +144,8 @@ pub enum Source {
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     pub file: PathBuf,
+    #[command(flatten)]
+    pub dims: Dims,
     /// Placement strategy: `aidge` (default) keeps Aidge's placement (greedy-size, or
     /// sweep on very dense lists, for buffer lists without offsets); greedy-size
     /// (TFLite's rule), greedy-size-first-fit (TFLM's), greedy-conflicts, sweep, search

@@ -1,7 +1,7 @@
 //! One function per subcommand. Each returns the exit status or an [`Error`] that
 //! `cli::main` prints as `memplan: FILE: place: message`.
 
-use super::args::{CheckArgs, Command, ConvertArgs, DriverName, PlanArgs, Source, StatsArgs};
+use super::args::{CheckArgs, Command, ConvertArgs, Dims, DriverName, PlanArgs, Source, StatsArgs};
 use super::{components, INVALID, OK};
 use crate::drivers::{Driver, DriverOptions};
 use crate::formats::{self, Document, Export};
@@ -27,9 +27,13 @@ fn display(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// Reads and sniffs a file; prints its warnings on stderr.
-pub(super) fn read(path: &Path) -> Result<Document> {
+/// Reads and sniffs a file (an ONNX model with the `--dims` given); prints its
+/// warnings on stderr.
+pub(super) fn read(path: &Path, dims: &Dims) -> Result<Document> {
     let name = display(path);
+    if !dims.dims.is_empty() {
+        return read_onnx(path, &dims.dims);
+    }
     let bytes = std::fs::read(path)
         .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
     // An XLA buffer assignment whose live ranges are in a file beside it: read both.
@@ -72,7 +76,7 @@ fn write_out(path: &Path, text: &str) -> Result<()> {
 }
 
 fn stats(a: StatsArgs) -> Result<u8> {
-    let doc = read(&a.file)?;
+    let doc = read(&a.file, &a.dims)?;
     let plan = resolve(&a.file, &doc)?;
     let s = crate::stats::stats(&plan);
     if a.json {
@@ -117,7 +121,7 @@ fn stats(a: StatsArgs) -> Result<u8> {
 }
 
 fn check(a: CheckArgs) -> Result<u8> {
-    let doc = read(&a.file)?;
+    let doc = read(&a.file, &a.dims)?;
     let plan = resolve(&a.file, &doc)?;
     let report = crate::check::check(&plan);
     let name = display(&a.file);
@@ -157,11 +161,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             .in_file(&out)
         })?,
     };
-    let doc = if a.dims.is_empty() {
-        read(&a.file)?
-    } else {
-        read_onnx(&a.file, &a.dims)?
-    };
+    let doc = read(&a.file, &a.dims)?;
     let text = planning::export(&doc, export).map_err(|e| {
         if e.file.is_some() {
             e
@@ -199,7 +199,7 @@ fn plan(a: PlanArgs) -> Result<u8> {
     if a.alignment == Some(0) {
         return Err(Error::whole("--alignment must be at least 1"));
     }
-    let doc = read(&a.file)?;
+    let doc = read(&a.file, &a.dims)?;
     let driver_flag = [
         (a.driver.is_some(), "--driver"),
         (a.optimize.is_some(), "--optimize"),

@@ -70,7 +70,7 @@ pub fn render(a: RenderArgs) -> Result<u8> {
     }
     let theme = Theme::from_name(&a.theme)
         .ok_or_else(|| Error::whole(format!("--theme `{}`: expected light or dark", a.theme)))?;
-    let doc = super::commands::read(&a.file)?;
+    let doc = super::commands::read(&a.file, &a.dims)?;
     let plan = super::commands::resolve(&a.file, &doc)?;
     let chart = Chart::new(plan);
     let mut view = View::fit(&chart, w, h, 1.0);

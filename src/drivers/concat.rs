@@ -5,7 +5,7 @@
 use super::geometry::{self, Pixels};
 use super::sequential::{consumers, readers, scan_inputs};
 use super::DriverOptions;
-use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId, SpaceId};
+use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId};
 use crate::schedule::{Consumer, Node, Output, Schedule};
 use crate::Result;
 use std::collections::BTreeMap;
@@ -102,7 +102,6 @@ fn slot(schedule: &Schedule, concat: &Node, k: usize, out: &Output, alignment: u
 /// extra)`) when *its own* candidate scan found one, else lands at
 /// `base.offset + offset` in the base's space without wrapping (which grows a
 /// fresh space to `offset + size`). Dependencies are the Concat's readers.
-/// Returns the space.
 pub(super) fn place(
     schedule: &Schedule,
     mm: &mut MemoryManager,
@@ -110,7 +109,7 @@ pub(super) fn place(
     (id, out): (NodeId, &Output),
     opts: &DriverOptions,
     target: Consumer,
-) -> Result<SpaceId> {
+) -> Result<()> {
     let concat = &schedule.nodes[target.node];
     let slot = slot(schedule, concat, target.input, out, opts.alignment);
     let cchilds = concat.outputs.first().map(consumers).unwrap_or_default();
@@ -144,9 +143,8 @@ pub(super) fn place(
             }
         }
     }
-    let space = base.space;
     concats.entry(target.node).or_insert(base);
-    Ok(space)
+    Ok(())
 }
 
 /// The plane a Concat's space starts from in wrap-around mode: the

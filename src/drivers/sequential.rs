@@ -118,11 +118,12 @@ impl Run<'_> {
         let mm = &mut self.mm;
         if opts.driver == Driver::AutoConcat {
             if let Some(target) = concat::target(schedule, out) {
-                let concat =
-                    concat::place(schedule, mm, &mut self.concats, (id, out), opts, target)?;
+                concat::place(schedule, mm, &mut self.concats, (id, out), opts, target)?;
+                // The Concat's own plane is made with its first input, at this clock
+                // (not its space's: with wrap-around the space is an older one).
                 self.steps[target.node]
                     .clock
-                    .get_or_insert(mm.space(concat).allocated.max(0) as u32);
+                    .get_or_insert(mm.current_tick().max(0) as u32);
                 return Ok(());
             }
         }

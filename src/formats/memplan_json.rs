@@ -155,12 +155,12 @@ pub fn read(text: &str) -> Result<Document> {
 /// Reads a well-formed memplan JSON v1 document in one pass, or `None` when the text
 /// is anything else (not JSON, not memplan, another version, a type error...), for
 /// [`read`] and the format sniffing to explain. The careful path's extra passes (head,
-/// head again, paths of every key) cost more than the parse itself on a 30 MB file.
+/// head again) cost more than the parse itself on a 30 MB file.
 pub(super) fn read_well_formed(text: &str) -> Option<Result<Document>> {
     if !text.trim_start().starts_with('{') {
         return None;
     }
-    let (file, warnings): (FileV1, _) = from_json_quick(text)?;
+    let (file, warnings): (FileV1, _) = from_json(text).ok()?;
     let is_v1 = matches!(&file.format, Some(serde_json::Value::String(f)) if f == "memplan")
         && file.version.as_ref().and_then(serde_json::Value::as_u64) == Some(VERSION);
     is_v1.then(|| finish(file, warnings))
@@ -243,40 +243,31 @@ impl Unknown {
 }
 
 /// Deserializes JSON with the path of the first error and one warning per unknown
-/// field (`$.plan.colour: unknown field, ignored`).
+/// field (`$.plan.colour: unknown field, ignored`). Every JSON reader goes through this
+/// one deserializer (serde_ignored over serde_json, the callback behind `dyn`), so each
+/// `Deserialize` impl is compiled once; the error's path is found afterwards from its
+/// place in the text ([`super::json_path`]).
 pub(super) fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<(T, Vec<String>)> {
     let mut unknown = Unknown::default();
     let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = {
+    let value = {
         let mut note = |p: serde_ignored::Path| unknown.note(p);
-        let ignored = serde_ignored::Deserializer::new(&mut de, &mut note);
-        serde_path_to_error::deserialize(ignored).map_err(|e| {
-            let path = match e.path().to_string().as_str() {
-                "." => "$".to_string(),
-                p => format!("$.{p}"),
-            };
-            let inner = e.into_inner();
-            let (line, column) = (inner.line(), inner.column());
+        let mut note: &mut dyn FnMut(serde_ignored::Path) = &mut note;
+        T::deserialize(serde_ignored::Deserializer::new(&mut de, &mut note)).map_err(|e| {
+            if e.classify() != serde_json::error::Category::Data {
+                // Not JSON (or cut short): the place in the text says more than a path.
+                return json_error(text, e);
+            }
+            let (line, column) = (e.line(), e.column());
+            let path = super::json_path::at(text, super::json_path::offset(text, line, column));
             Error::at_path(
                 path,
-                format!("{} (line {line}, column {column})", explain(&inner)),
+                format!("{} (line {line}, column {column})", explain(&e)),
             )
         })?
     };
     de.end().map_err(|e| json_error(text, e))?;
     Ok((value, unknown.finish()))
-}
-
-/// [`from_json`] without the error's path, `None` on any error: tracking the path
-/// copies every key of the document (a third of the time of a 30 MB plan), and is
-/// only needed to explain a failure, which [`from_json`] does on a second reading.
-fn from_json_quick<T: serde::de::DeserializeOwned>(text: &str) -> Option<(T, Vec<String>)> {
-    let mut unknown = Unknown::default();
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value =
-        serde_ignored::deserialize(&mut de, |p: serde_ignored::Path| unknown.note(p)).ok()?;
-    de.end().ok()?;
-    Some((value, unknown.finish()))
 }
 
 fn json_path(path: &serde_ignored::Path) -> String {
@@ -454,6 +445,98 @@ mod tests {
             e.to_string(),
             "$.plan.planes[0].space: space 4 out of range: the plan has 0 space(s)"
         );
+    }
+
+    /// The path serde_path_to_error tracks while deserializing (what this reader used
+    /// before it found paths afterwards), or `None` when the text reads.
+    fn tracked_path(text: &str) -> Option<String> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let mut skip = |_: serde_ignored::Path| {};
+        let ignored = serde_ignored::Deserializer::new(&mut de, &mut skip);
+        let e = serde_path_to_error::deserialize::<_, FileV1>(ignored).err()?;
+        Some(match e.path().to_string().as_str() {
+            "." => "$".to_string(),
+            p => format!("$.{p}"),
+        })
+    }
+
+    /// Every number, string, key and ending of `text` broken in the ways users break them.
+    fn mutations(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let start = i;
+            if b[i].is_ascii_digit() {
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                for bad in [
+                    "-1",
+                    "1.5",
+                    "\"x\"",
+                    "{}",
+                    "[]",
+                    "null",
+                    "99999999999999999999",
+                    "true",
+                ] {
+                    out.push(format!("{}{bad}{}", &text[..start], &text[i..]));
+                }
+            } else if b[i] == b'"' {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += 1;
+                }
+                i += 1;
+                let token = &text[start..i];
+                if text[i..].starts_with(':') {
+                    // A key: repeated, renamed, or its member dropped.
+                    out.push(format!("{}{token}:0,{}", &text[..start], &text[start..]));
+                    out.push(format!("{}\"zz\"{}", &text[..start], &text[i..]));
+                } else {
+                    for bad in ["7", "[1]", "{\"a\":1}"] {
+                        out.push(format!("{}{bad}{}", &text[..start], &text[i..]));
+                    }
+                }
+            } else {
+                if matches!(b[i], b'{' | b'[') {
+                    out.push(format!("{}\"x\"{}", &text[..start], &text[start + 1..]));
+                }
+                i += 1;
+            }
+            if start % 5 == 0 {
+                out.push(text[..start].to_string());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn error_paths_found_afterwards_are_the_tracked_ones() {
+        let docs = [
+            include_str!("../../tests/data/bad/valid.json"),
+            include_str!("../../tests/data/aidge/concat_nwc-autoconcat-wrap-None.json"),
+            r#"{"format":"memplan","version":1,"buffers":{"buffers":[{"id":"a","lower":0,"upper":2,"size":8},{"id":"b","lower":1,"upper":3,"size":4,"offset":8}]}}"#,
+        ];
+        let mut compared = 0;
+        for doc in docs {
+            assert!(tracked_path(doc).is_none());
+            for text in mutations(doc) {
+                let ours = from_json::<FileV1>(&text).err().map(|e| e.location);
+                let tracked = tracked_path(&text).map(crate::error::Location::Path);
+                if tracked.is_some() {
+                    compared += 1;
+                }
+                // Text that is not JSON (or cut short, or followed by more) is reported
+                // by line and column.
+                if matches!(ours, Some(crate::error::Location::LineCol { .. })) {
+                    continue;
+                }
+                assert_eq!(ours, tracked, "{text}");
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 
     #[test]

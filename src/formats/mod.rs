@@ -13,6 +13,7 @@ pub mod executorch;
 pub mod export_cpp;
 pub mod header;
 pub mod iree;
+mod json_path;
 pub mod mem_info;
 pub mod memplan_json;
 #[cfg(feature = "onnx")]
@@ -146,7 +147,10 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
     if xla::is_xla(text) {
         return load_xla(file_name, text, None);
     }
-    if iree::is_iree(text) {
+    // An MLIR dump without a whole pack op (cut short, or printed after the pass) is
+    // still IREE's: its reader says what it expected, not the Aidge log reader.
+    if iree::is_iree(text) || lower.ends_with(".mlir") || trimmed.starts_with("// -----// IR Dump")
+    {
         let (placed, warnings) = iree::read(text)?;
         return Ok(Document {
             warnings,

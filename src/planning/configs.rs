@@ -20,8 +20,8 @@ use crate::{check, stats};
 /// `plan`, made from `schedule` with `options`, re-placed by `strategy`. For
 /// [`Strategy::Best`], also the plan of every other driver × wrap-around × optimize
 /// configuration (the rest of `options` kept), each as made and re-placed, and the
-/// lowest peak wins (the given plan, then its re-placement, on ties): never above the
-/// given plan nor any configuration's plan. The budget is shared between them;
+/// lowest valid peak wins (the given plan, then its re-placement, on ties): never above
+/// the given plan (when the checker accepts it) nor any configuration's plan. The budget is shared between them;
 /// configurations the drivers refuse, or whose plan the checker rejects, are left out.
 pub fn replan_schedule(
     plan: &Plan,
@@ -43,8 +43,13 @@ pub fn replan_schedule(
     // Each configuration's plan as Aidge makes it, then re-placed: moving whole spaces
     // keeps a space's bytes for its whole life, so with wrap-around or optimize the
     // plan as made can be the lower of the two.
+    // A broken given plan (the wheel's auto-concat + optimize plans can overlap live
+    // planes) is no rival: anything valid beats it.
     let mut best = plan.clone();
-    let mut best_peak = stats::stats(plan).peak;
+    let mut best_peak = match check::check(plan).is_valid() {
+        true => stats::stats(plan).peak,
+        false => u64::MAX,
+    };
     let mut consider = |candidate: Plan| {
         let peak = stats::stats(&candidate).peak;
         if peak < best_peak && check::check(&candidate).is_valid() {

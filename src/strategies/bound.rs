@@ -61,6 +61,25 @@ pub(crate) fn lower_bound(items: &[Item]) -> Bytes {
     best
 }
 
+/// The bytes live at each of `clocks` (sorted ascending).
+pub(crate) fn live_at(items: &[Item], clocks: &[Clock]) -> Vec<Bytes> {
+    let mut delta: Vec<i128> = vec![0; clocks.len() + 1];
+    for it in items {
+        let from = clocks.partition_point(|&c| c < it.lower);
+        let to = clocks.partition_point(|&c| c < it.upper);
+        delta[from] += it.size as i128;
+        delta[to] -= it.size as i128;
+    }
+    let mut live: i128 = 0;
+    delta[..clocks.len()]
+        .iter()
+        .map(|d| {
+            live += d;
+            live as Bytes
+        })
+        .collect()
+}
+
 /// The peak of a placement: the highest `offset + size`.
 pub(crate) fn peak(items: &[Item], offsets: &[Bytes]) -> Bytes {
     items

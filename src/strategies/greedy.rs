@@ -109,10 +109,34 @@ pub(crate) fn place_until(
     fit: Fit,
     stop: impl Fn() -> bool,
 ) -> Option<Vec<Bytes>> {
+    place_around(items, (&[], Bytes::MAX), order, fit, stop)
+}
+
+/// [`place_until`] around buffers already placed: `fixed[i]` is the offset of
+/// buffer `i` when it has one (they must not overlap one another); the others are
+/// placed in `order` (which may list the fixed ones: they are skipped). A missing
+/// `fixed` entry is a buffer to place. Abandoned too as soon as a buffer's top
+/// would pass `below` (a placement no lower than one already known).
+pub(crate) fn place_around(
+    items: &[Item],
+    (fixed, below): (&[Option<Bytes>], Bytes),
+    order: &[usize],
+    fit: Fit,
+    stop: impl Fn() -> bool,
+) -> Option<Vec<Bytes>> {
     let mut index = TimeIndex::new(items);
     let mut offsets = vec![0; items.len()];
+    for (i, at) in fixed.iter().enumerate() {
+        if let Some(at) = *at {
+            offsets[i] = at;
+            index.insert(items, i);
+        }
+    }
     let mut busy = Vec::new();
     for (k, &i) in order.iter().enumerate() {
+        if fixed.get(i).is_some_and(Option::is_some) {
+            continue;
+        }
         if k % 1024 == 1023 && stop() {
             return None;
         }
@@ -121,6 +145,9 @@ pub(crate) fn place_until(
             busy.push((offsets[j], offsets[j] + items[j].size))
         });
         offsets[i] = choose_gap(&mut busy, items[i].size, fit);
+        if offsets[i] + items[i].size > below {
+            return None;
+        }
         index.insert(items, i);
     }
     Some(offsets)
@@ -150,6 +177,12 @@ pub enum Order {
     Area,
     /// Longest lifetime first, ties by size descending, earlier start, input order.
     Length,
+    /// Greedy by breadth (Pisarchyk & Lee, "Efficient Memory Management for Deep
+    /// Neural Net Inference", 2020): the buffers live at the clock with the most bytes
+    /// live first, then those of the next fullest clock, and so on; ties by size
+    /// descending, earlier start, input order. It packs the clocks that set the lower
+    /// bound before anything else can leave holes in them.
+    Breadth,
 }
 
 impl Order {
@@ -204,6 +237,13 @@ impl Order {
                     it.lower,
                 )
             }),
+            Order::Breadth => {
+                let fullest = fullest_clocks(items);
+                order.sort_by_key(|&i| {
+                    let it = &items[i];
+                    (fullest[i], std::cmp::Reverse(it.size), it.lower)
+                });
+            }
         }
         order
     }
@@ -236,7 +276,7 @@ impl Pass {
     /// Every pass `best` runs, in this order (earlier ones win ties): the three
     /// named greedy strategies first, then the other orders with both fits. Each
     /// costs one greedy placement, a fraction of a second at 60,000 buffers.
-    pub const ALL: [Pass; 12] = [
+    pub const ALL: [Pass; 14] = [
         Pass::TFLITE,
         Pass::TFLM,
         Pass::CONFLICTS,
@@ -276,6 +316,14 @@ impl Pass {
             order: Order::Length,
             fit: Fit::First,
         },
+        Pass {
+            order: Order::Breadth,
+            fit: Fit::First,
+        },
+        Pass {
+            order: Order::Breadth,
+            fit: Fit::Best,
+        },
     ];
 
     /// A short name for tables and test messages, e.g. `size,start/first`.
@@ -288,6 +336,7 @@ impl Pass {
             Order::Conflicts => "conflicts",
             Order::Area => "area",
             Order::Length => "length",
+            Order::Breadth => "breadth",
         };
         let fit = match self.fit {
             Fit::First => "first",
@@ -311,6 +360,43 @@ pub(crate) fn conflicts(items: &[Item]) -> Vec<usize> {
             let started = lowers.partition_point(|&l| l < it.upper);
             let ended = uppers.partition_point(|&u| u <= it.lower);
             started - ended - 1
+        })
+        .collect()
+}
+
+/// For each item, the rank of the fullest clock of its lifetime among all clocks
+/// (fullest first, earlier first on equal bytes): the key of [`Order::Breadth`].
+/// Bytes live only rise where a buffer starts, so the clocks ranked are the distinct
+/// starts, and a sparse table answers each lifetime's maximum in O(1): O(n log n).
+fn fullest_clocks(items: &[Item]) -> Vec<(std::cmp::Reverse<Bytes>, u32)> {
+    let mut starts: Vec<u32> = items.iter().map(|it| it.lower).collect();
+    starts.sort_unstable();
+    starts.dedup();
+    let live = super::bound::live_at(items, &starts);
+    // table[j][k]: the index of the fullest clock among starts[k .. k + 2^j].
+    let fuller = |a: u32, b: u32| {
+        if live[b as usize] > live[a as usize] {
+            b
+        } else {
+            a
+        }
+    };
+    let mut table: Vec<Vec<u32>> = vec![(0..starts.len() as u32).collect()];
+    while 1 << table.len() <= starts.len() {
+        let (prev, half) = (&table[table.len() - 1], 1 << (table.len() - 1));
+        let next = (0..prev.len() - half)
+            .map(|k| fuller(prev[k], prev[k + half]))
+            .collect();
+        table.push(next);
+    }
+    items
+        .iter()
+        .map(|it| {
+            let lo = starts.partition_point(|&s| s < it.lower);
+            let hi = starts.partition_point(|&s| s < it.upper);
+            let j = (usize::BITS - 1 - (hi - lo).leading_zeros()) as usize;
+            let k = fuller(table[j][lo], table[j][hi - (1 << j)]);
+            (std::cmp::Reverse(live[k as usize]), starts[k as usize])
         })
         .collect()
 }
@@ -355,4 +441,26 @@ pub(crate) fn iterate(
         }
     }
     (best, best_peak)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Breadth order: the buffers of the fullest clock (clock 2: 9 bytes) first, by
+    /// size; then those of the next fullest clock they do not share (clock 0: 5
+    /// bytes); the lone buffer of clock 5 (4 bytes) last, though it is larger than
+    /// two of the buffers before it.
+    #[test]
+    fn breadth_visits_the_fullest_clock_first() {
+        let item = |lower, upper, size| Item { lower, upper, size };
+        let items = [
+            item(0, 1, 4),
+            item(0, 3, 1),
+            item(2, 3, 5),
+            item(2, 4, 3),
+            item(5, 6, 4),
+        ];
+        assert_eq!(Order::Breadth.sort(&items), vec![2, 3, 1, 0, 4]);
+    }
 }

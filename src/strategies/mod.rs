@@ -10,13 +10,15 @@
 //!   whatever the density, for lists too dense for a greedy pass.
 //! - [`Strategy::Search`]: MiniMalloc-style exact search ([`search`]) over capacities
 //!   between the lower bound and the best greedy peak.
-//! - [`Strategy::Best`]: every greedy pass ([`Pass::ALL`]) and the sweep, iterated
-//!   greedy from the best one, the local search at the peak ([`local`]), then the
-//!   search, within the budget.
+//! - [`Strategy::Best`]: anchoring at the fullest clock ([`anchor`]: a window of
+//!   clocks around it solved exactly, the rest placed around it), every greedy pass
+//!   ([`Pass::ALL`]) and the sweep, iterated greedy from the best one, the local
+//!   search at the peak ([`local`]), then the search, within the budget.
 //!
 //! Every result is a valid placement; `proven_optimal` says when its peak is known to
 //! be the smallest (it equals the lower bound, or the search proved nothing lower fits).
 
+mod anchor;
 mod bound;
 mod greedy;
 mod local;
@@ -196,10 +198,25 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
             let (start, used) = if strategy == Strategy::Search {
                 (run.greedy(Strategy::GreedyBySize), Strategy::Search)
             } else {
-                let start = run.best_greedy();
-                run.report(start.peak);
-                let (offsets, used) = run.iterate(start);
-                run.local(offsets, used)
+                // Anchoring first: where it reaches the bound, no pass can be lower.
+                match run.anchor() {
+                    Some((offsets, peak)) if peak == lower_bound => {
+                        run.report(peak);
+                        (offsets, Strategy::Best)
+                    }
+                    anchored => {
+                        let start = run.best_greedy();
+                        run.report(start.peak);
+                        let (offsets, used) = match anchored {
+                            Some((offsets, peak)) if peak < start.peak => {
+                                run.report(peak);
+                                (offsets, Strategy::Best)
+                            }
+                            _ => run.iterate(start),
+                        };
+                        run.local(offsets, used)
+                    }
+                }
             };
             let (offsets, improved, exhausted) = run.search(start, list.capacity);
             (
@@ -287,6 +304,17 @@ const LOCAL_STALL: u32 = 20_000;
 /// Above this many buffers the exact search is not tried: one of its nodes sorts all
 /// the buffers, so it would spend the budget on a handful of nodes.
 const SEARCH_MAX: usize = 50_000;
+
+/// Half-widths of the windows [`Run::anchor`] tries around the fullest clock, in
+/// this order (a window that does not fit at the lower bound ends the tries: the
+/// wider ones contain it).
+const ANCHOR_HALVES: [u32; 6] = [1, 2, 4, 8, 16, 32];
+
+/// Windows of more buffers than this are not solved exactly by [`Run::anchor`].
+const ANCHOR_MAX: usize = 5_000;
+
+/// The most search nodes [`Run::anchor`] spends on one window.
+const ANCHOR_NODES: u64 = 200_000;
 
 /// A greedy placement with the pass that made it (the sweep's is iterated from
 /// [`Pass::TFLITE`]'s order).
@@ -378,6 +406,58 @@ impl Run<'_> {
             pass: Pass::TFLITE,
             used: Strategy::GreedyBySize,
         })
+    }
+
+    /// Anchoring at the fullest clock ([`anchor`]): windows of clocks around it,
+    /// narrowest first, each solved exactly at the lower bound, its offsets kept and
+    /// every other buffer placed around them in breadth order (first fit, then best
+    /// fit; a placement is abandoned as soon as it passes the lowest so far). Returns
+    /// the lowest placement and its peak. Only where a greedy pass is affordable
+    /// (each try costs up to two); stops at the bound, when the budget ends, or at a
+    /// window that does not fit at the bound.
+    fn anchor(&mut self) -> Option<(Vec<Bytes>, Bytes)> {
+        if !greedy_affordable(self.items) {
+            return None;
+        }
+        let clock = anchor::fullest_clock(self.items)?;
+        let order = Order::Breadth.sort(self.items);
+        let mut best: Option<(Vec<Bytes>, Bytes)> = None;
+        for half in ANCHOR_HALVES {
+            if self.limits.out_of_time() || best.as_ref().is_some_and(|b| b.1 == self.lower_bound) {
+                break;
+            }
+            let (from, to) = (clock.saturating_sub(half), clock.saturating_add(half + 1));
+            let window = anchor::Window::new(self.items, from, to);
+            if window.items.len() > ANCHOR_MAX {
+                break;
+            }
+            let left = self
+                .limits
+                .budget
+                .max_nodes
+                .saturating_sub(self.limits.nodes);
+            self.limits.stop_at = self.limits.nodes + (left / 8).clamp(1, ANCHOR_NODES);
+            let Outcome::Fits(o) = search::fits(&window.items, self.lower_bound, &mut self.limits)
+            else {
+                break;
+            };
+            let fixed = window.fixed(self.items.len(), &o);
+            for fit in [Fit::First, Fit::Best] {
+                let below = best.as_ref().map_or(Bytes::MAX, |b| b.1 - 1);
+                let limits = &self.limits;
+                let placed = greedy::place_around(self.items, (&fixed, below), &order, fit, || {
+                    limits.out_of_time()
+                });
+                if let Some(offsets) = placed {
+                    let peak = bound::peak(self.items, &offsets);
+                    best = Some((offsets, peak));
+                    if peak == self.lower_bound {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Iterated greedy from `start`'s order for up to a tenth of the budget (half of

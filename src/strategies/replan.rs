@@ -9,6 +9,20 @@ use crate::{Error, Result};
 /// `plan` with its spaces re-placed by `strategy`, component by component. The
 /// budget applies to each component.
 pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> {
+    if let Some((i, s)) = plan
+        .spaces
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.size > i64::MAX as u64)
+    {
+        // Said here rather than as "sizes add up past 2^64" about a buffer number.
+        return Err(Error::whole(format!(
+            "space {i} cannot be re-placed: its size {} is a negative size written unsigned \
+             (Aidge's auto-concat gives such sizes on channels-last Concats); \
+             `memplan check` lists what is broken in this plan",
+            s.size
+        )));
+    }
     let problem = plan.space_problem();
     let mut out = plan.clone();
     let ncomp = plan.components.len().max(1);
