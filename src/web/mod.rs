@@ -9,9 +9,10 @@
 
 mod canvas;
 mod compare;
-mod embed;
+mod export;
 mod files;
 mod handoff;
+mod shown;
 mod worker;
 
 use crate::scene::{self, info, Chart, Frame, Options, View};
@@ -35,7 +36,7 @@ pub struct Viewer {
     frame: Frame,
     /// Milliseconds the last `render` took.
     last_ms: f64,
-    /// Light or dark chrome (`embed::set_theme`).
+    /// Light or dark chrome (`Viewer::set_theme`).
     theme: crate::scene::theme::Theme,
     /// The last id handed out (`files`).
     next_id: u32,
