@@ -138,7 +138,12 @@ function refreshPanel() {
   const findings = $('findings');
   findings.replaceChildren();
   showPinned(null);
-  if (!s) return;
+  if (!s) {
+    // Nothing open (the last file was closed).
+    $('live-title').textContent = 'Live at the peak';
+    a11y.describe();
+    return;
+  }
   const rows = [
     ['Peak', s.peak],
     ['Lower bound', s.lower_bound],

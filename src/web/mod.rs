@@ -124,13 +124,16 @@ impl Viewer {
         }
     }
 
-    /// Draws the current file (or a blank canvas). True when the frame showed coarser
-    /// occupancy tiles while finer ones are being built: render again next frame.
+    /// Draws the current file (or a blank canvas, when the last file was closed). True
+    /// when the frame showed coarser occupancy tiles while finer ones are being built:
+    /// render again next frame.
     pub fn render(&mut self) -> bool {
         let t = now();
-        let dpr = self.size.2;
+        let (w, h, dpr) = self.size;
         self.painter.begin(dpr);
         let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+            self.painter.blank(w, h);
+            self.frame = Frame::default();
             return false;
         };
         let mut painter = crate::scene::theme::Themed::new(&mut self.painter, self.theme);

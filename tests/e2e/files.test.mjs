@@ -168,6 +168,10 @@ test('closing files: the next is shown, copies keep their source, compare follow
   assert.equal(await page.isDisabled('#rename'), true);
   assert.equal(await page.isDisabled('#close-file'), true);
   assert.equal(await page.evaluate(() => window.__memplan.summary()), null);
+  assert.equal((await h.frame(page)).drawn.length, 0, 'the chart is blank');
+  assert.equal(await page.getAttribute('#stage', 'aria-label'), 'Memory plan chart: no plan open');
+  assert.equal(await page.textContent('#live-title'), 'Live at the peak');
+  assert.equal(await page.locator('#live li, #findings li, #buffers tr').count(), 0, 'no panel row of a closed file');
   // And a file opened then is shown as usual; its exports drop the folder and the extension.
   assert.equal(await dropOne(page, 'plain/memory_info.txt', vit('plain')), 'plain/memory_info.txt');
   await page.click('#export summary');
