@@ -60,7 +60,11 @@ export function installA11y(viewer, stage, anchor, onTheme) {
   function describe() {
     const s = viewer.summary();
     table.replaceChildren();
-    if (!s) return;
+    if (!s) {
+      stage.setAttribute('aria-label', 'Memory plan chart: no plan open');
+      announce('No plan open');
+      return;
+    }
     const name = viewer.file_name(viewer.current());
     stage.setAttribute('aria-label', `Memory plan chart of ${name}. Arrow keys move between planes, ` +
       'Enter pins, P jumps to the peak, slash searches, Escape clears.');

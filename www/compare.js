@@ -54,28 +54,35 @@ export function setupCompare({ viewer, theme, onClose }) {
    * open is kept. False when a menu's choice was closed.
    */
   function fillSelects() {
-    const files = viewer.files();
+    const ids = Array.from(viewer.files());
     let kept = true;
     for (const sel of [$('cmp-a'), $('cmp-b')]) {
       const keep = sel.value;
-      sel.replaceChildren(...files.map((f) => {
-        const o = el('option', f.name);
-        o.value = String(f.id);
+      sel.replaceChildren(...ids.map((id) => {
+        const o = el('option', viewer.file_name(id));
+        o.value = String(id);
         return o;
       }));
-      if (files.some((f) => String(f.id) === keep)) sel.value = keep; else kept = false;
+      if (ids.some((id) => String(id) === keep)) sel.value = keep; else kept = false;
     }
     return kept;
   }
 
   /** Default pair: the shown plan (B) against the file it was planned from, else the file before it. */
   function defaults() {
-    const ids = viewer.files().map((f) => f.id);
+    const ids = Array.from(viewer.files());
     const b = viewer.current() ?? ids[ids.length - 1];
     const at = ids.indexOf(b);
     const a = viewer.parent(b) ?? ids[at > 0 ? at - 1 : Math.min(1, ids.length - 1)];
     $('cmp-a').value = String(a);
     $('cmp-b').value = String(b);
+  }
+
+  /** The charts' titles: the files' names as they are now. */
+  function label() {
+    $('cmp-label-a').textContent = `A: ${viewer.file_name(Number($('cmp-a').value))}`;
+    $('cmp-label-b').textContent = `B: ${viewer.file_name(Number($('cmp-b').value))}` +
+      (view?.aligned() ? ' (clocks aligned to A by node)' : '');
   }
 
   function build() {
@@ -86,8 +93,7 @@ export function setupCompare({ viewer, theme, onClose }) {
     const align = $('cmp-align').checked;
     view = new CompareView(top, bottom, viewer, a, b, align);
     view.set_theme(theme());
-    $('cmp-label-a').textContent = `A: ${viewer.file_name(a)}`;
-    $('cmp-label-b').textContent = `B: ${viewer.file_name(b)}` + (view.aligned() ? ' (clocks aligned to A by node)' : '');
+    label();
     const s = view.summary();
     const stats = $('cmp-stats');
     stats.replaceChildren();
@@ -210,14 +216,19 @@ export function setupCompare({ viewer, theme, onClose }) {
     },
   }));
 
-  /** The list of files changed (a file closed): the menus follow; the view closes with the last file. */
+  /**
+   * The list of files changed (opened, renamed, closed): the menus and titles follow, a
+   * closed file's chart is replaced; the view closes with the last file.
+   */
   function filesChanged() {
     if (section.hidden) return;
     if (viewer.current() == null) {
       show(false);
       return;
     }
-    if (!fillSelects()) {
+    if (fillSelects()) {
+      label();
+    } else {
       defaults();
       build();
     }

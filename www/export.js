@@ -38,13 +38,6 @@ export function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
 }
 
-/** File name stem of the shown plan (no directories, no extension). */
-function stem(viewer) {
-  const cur = viewer.current();
-  const name = cur == null ? 'plan' : viewer.file_name(cur);
-  return (name.split(/[\\/]/).pop() || 'plan').replace(/\.(memory_info\.txt|json|txt|log|csv)$/i, '') || 'plan';
-}
-
 /**
  * Adds the Export menu after `anchor` (an element of the tool bar). `stage` is the chart's box (its size is the default
  * export size); `onError(message)` shows failures.
@@ -84,7 +77,7 @@ export function installExport(viewer, anchor, stage, onError) {
     row(
       button('export-svg', 'SVG', async () => {
         const [w, h] = size();
-        download(`${stem(viewer)}.svg`, new Blob([viewer.svg(w, h)], { type: 'image/svg+xml' }));
+        download(`${viewer.file_stem()}.svg`, new Blob([viewer.svg(w, h)], { type: 'image/svg+xml' }));
       }),
       button('export-png', 'PNG', async () => {
         const [w, h] = size();
@@ -93,14 +86,14 @@ export function installExport(viewer, anchor, stage, onError) {
           // png.js loads on the first PNG export: the first frame does not need it.
           const { picturePng } = await import('./png.js');
           const blob = await picturePng(pic, (f) => { status.textContent = `PNG ${Math.round(f * 100)} %`; });
-          download(`${stem(viewer)}.png`, blob);
+          download(`${viewer.file_stem()}.png`, blob);
         } finally {
           pic.free();
         }
       })),
     row(
       ...TEXT.map(([format, label, ext, type]) => button(`export-${format}`, label, async () => {
-        download(`${stem(viewer)}${ext}`, new Blob([viewer.export(format)], { type }));
+        download(`${viewer.file_stem()}${ext}`, new Blob([viewer.export(format)], { type }));
       }))),
   );
   menu.append(el('summary', 'Export…', 'button'), body);

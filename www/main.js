@@ -121,9 +121,9 @@ function clockList(clocks, more) {
 
 function refreshPanel() {
   const sel = $('files');
-  sel.replaceChildren(...viewer.files().map((f) => {
-    const o = el('option', f.name);
-    o.value = String(f.id);
+  sel.replaceChildren(...Array.from(viewer.files(), (id) => {
+    const o = el('option', viewer.file_name(id));
+    o.value = String(id);
     return o;
   }));
   const cur = viewer.current();
@@ -138,7 +138,12 @@ function refreshPanel() {
   const findings = $('findings');
   findings.replaceChildren();
   showPinned(null);
-  if (!s) return;
+  if (!s) {
+    // Nothing open (the last file was closed).
+    $('live-title').textContent = 'Live at the peak';
+    a11y.describe();
+    return;
+  }
   const rows = [
     ['Peak', s.peak],
     ['Lower bound', s.lower_bound],
@@ -418,12 +423,12 @@ window.addEventListener('keydown', (e) => {
 
 // Test hook: what the last frame drew and the stats, for the end-to-end tests. Files
 // are found by the name shown (tests name what a user sees).
-const idOf = (name) => viewer.files().find((f) => f.name === name)?.id;
+const idOf = (name) => Array.from(viewer.files()).find((id) => viewer.file_name(id) === name);
 window.__memplan = {
   viewer,
   frame: () => viewer.frame(),
   summary: () => viewer.summary(),
-  files: () => viewer.files().map((f) => f.name),
+  files: () => Array.from(viewer.files(), (id) => viewer.file_name(id)),
   idOf,
   report: (name) => viewer.report(idOf(name)),
   renderNow: () => { viewer.render(); return viewer.frame(); },

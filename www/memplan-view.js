@@ -170,11 +170,16 @@ export class MemplanView extends HTMLElement {
     }
   }
 
-  /** Shows a plan from bytes (any format the CLI reads), with the file it needs beside it if any. */
+  /**
+   * Shows a plan from bytes (any format the CLI reads), with the file it needs beside it
+   * if any, in place of the plan shown before (a new `src` does not pile plans up).
+   */
   open(name, bytes, companion, companionBytes) {
     try {
       const strategy = this.getAttribute('strategy');
+      const before = this.viewer.current();
       this.viewer.open_with(name, bytes, strategy ?? '', companion, companionBytes);
+      if (before != null) this.viewer.close_file(before);
       this.error.hidden = true;
     } catch (e) {
       this.showError(String(e));

@@ -96,6 +96,11 @@ impl CanvasPainter {
         self.clip(None);
     }
 
+    /// Clears `width` × `height` CSS pixels from the origin: a frame with nothing to show.
+    pub fn blank(&self, width: f64, height: f64) {
+        self.ctx.clear_rect(0.0, 0.0, width, height);
+    }
+
     fn path(&self, rects: &[Rect]) {
         self.ctx.begin_path();
         for r in rects {

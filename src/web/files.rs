@@ -14,7 +14,6 @@
 use super::Viewer;
 use crate::planning::AS_LOADED;
 use crate::scene::{Chart, View};
-use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -81,16 +80,6 @@ impl Opened {
             revision: id,
         }
     }
-}
-
-/// A file of the list as the menus need it.
-#[derive(Serialize)]
-struct Entry<'a> {
-    id: u32,
-    name: &'a str,
-    strategy: &'a str,
-    /// The open file it was planned from.
-    parent: Option<u32>,
 }
 
 /// A plan to make in the worker: which source, with which strategy, and which file it
@@ -239,20 +228,10 @@ impl Viewer {
 
 #[wasm_bindgen]
 impl Viewer {
-    /// The opened files in order: `[{ id, name, strategy, parent }]`, `parent` being
-    /// the open file a planned copy was planned from.
-    pub fn files(&self) -> JsValue {
-        let entries: Vec<Entry> = self
-            .files
-            .iter()
-            .map(|f| Entry {
-                id: f.id,
-                name: &f.name,
-                strategy: &f.strategy,
-                parent: f.parent.filter(|p| self.index_of(*p).is_some()),
-            })
-            .collect();
-        super::to_js(&entries)
+    /// The ids of the opened files, in order (`file_name`, `parent`, `report` tell
+    /// the rest).
+    pub fn files(&self) -> Vec<u32> {
+        self.files.iter().map(|f| f.id).collect()
     }
 
     /// The id of the file shown.
@@ -328,6 +307,25 @@ impl Viewer {
             self.select_index(c);
         }
         true
+    }
+
+    /// What a download of the shown file is named before its extension: the file's
+    /// name without folders or the extension of a format the page reads, else `plan`.
+    pub fn file_stem(&self) -> String {
+        let name = self
+            .current
+            .and_then(|i| self.files.get(i))
+            .map_or("", |f| f.name.as_str());
+        let base = name.rsplit(['/', '\\']).next().unwrap_or_default();
+        let lower = base.to_ascii_lowercase();
+        let end = [".memory_info.txt", ".json", ".txt", ".log", ".csv"]
+            .iter()
+            .find(|ext| lower.ends_with(*ext))
+            .map_or(base.len(), |ext| base.len() - ext.len());
+        match &base[..end] {
+            "" => "plan".to_owned(),
+            stem => stem.to_owned(),
+        }
     }
 
     /// The address file `id` was opened from (a link's `src`), if any.

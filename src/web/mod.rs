@@ -9,9 +9,10 @@
 
 mod canvas;
 mod compare;
-mod embed;
+mod export;
 mod files;
 mod handoff;
+mod shown;
 mod worker;
 
 use crate::scene::{self, info, Chart, Frame, Options, View};
@@ -35,7 +36,7 @@ pub struct Viewer {
     frame: Frame,
     /// Milliseconds the last `render` took.
     last_ms: f64,
-    /// Light or dark chrome (`embed::set_theme`).
+    /// Light or dark chrome (`Viewer::set_theme`).
     theme: crate::scene::theme::Theme,
     /// The last id handed out (`files`).
     next_id: u32,
@@ -123,13 +124,16 @@ impl Viewer {
         }
     }
 
-    /// Draws the current file (or a blank canvas). True when the frame showed coarser
-    /// occupancy tiles while finer ones are being built: render again next frame.
+    /// Draws the current file (or a blank canvas, when the last file was closed). True
+    /// when the frame showed coarser occupancy tiles while finer ones are being built:
+    /// render again next frame.
     pub fn render(&mut self) -> bool {
         let t = now();
-        let dpr = self.size.2;
+        let (w, h, dpr) = self.size;
         self.painter.begin(dpr);
         let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+            self.painter.blank(w, h);
+            self.frame = Frame::default();
             return false;
         };
         let mut painter = crate::scene::theme::Themed::new(&mut self.painter, self.theme);

@@ -411,7 +411,9 @@ test('an embedder who copies only what the README names gets a working, keyboard
   for (const f of ['memplan-view.js', 'memplan-ui.js', 'pkg']) {
     fs.cpSync(path.join(h.dist, f), path.join(site, f), { recursive: true });
   }
-  fs.copyFileSync(path.join(h.dist, 'demo/resnet18.memory_info.txt'), path.join(site, 'resnet18.memory_info.txt'));
+  for (const f of ['resnet18.memory_info.txt', 'squeezenet1_1-single.memory_info.txt']) {
+    fs.copyFileSync(path.join(h.dist, 'demo', f), path.join(site, f));
+  }
   fs.writeFileSync(path.join(site, 'chapter.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
 <script type="module" src="memplan-view.js"></script>
 <memplan-view id="v" src="resnet18.memory_info.txt" theme="dark" height="300"></memplan-view>`);
@@ -433,6 +435,7 @@ test('an embedder who copies only what the README names gets a working, keyboard
     await page.keyboard.press('p');
     const info = await selected();
     assert.ok(info && info.name, 'P selected a plane');
+    await twoFrames(page); // P's own viewchange is sent by then
     const view = () => page.evaluate(() => document.getElementById('v').view);
     const [t0] = await view();
     const moved = await h.armEvent(page, 'v', 'viewchange');
@@ -440,6 +443,12 @@ test('an embedder who copies only what the README names gets a working, keyboard
     const [t1] = (await moved()).view;
     assert.ok(t1 > t0, `Shift+ArrowRight pans later clocks in: ${t0} → ${t1}`);
     assert.equal(await page.evaluate(() => document.getElementById('v').selected), info.plane, 'the selection stays');
+    // A new src replaces the plan shown: the element holds one file, not every one it showed.
+    const planes = () => page.evaluate(() => document.getElementById('v').viewer.summary().planes);
+    const resnet = await planes();
+    await page.evaluate(() => document.getElementById('v').setAttribute('src', 'squeezenet1_1-single.memory_info.txt'));
+    await page.waitForFunction((n) => document.getElementById('v').viewer.summary().planes !== n, resnet);
+    assert.equal(await page.evaluate(() => document.getElementById('v').viewer.files().length), 1);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();

@@ -153,6 +153,9 @@ test('closing files: the next is shown, copies keep their source, compare follow
   assert.deepEqual(options, [sample, `${html} · greedy-size`]);
   assert.equal(await page.textContent('#cmp-label-a'), `A: ${sample}`, 'no parent open: the file before it');
   assert.match(await page.textContent('#cmp-label-b'), /^B: <img src=x onerror=alert\(1\)> · greedy-size/);
+  // Renamed while compared: the title follows.
+  await rename(page, 'the copy');
+  assert.match(await page.textContent('#cmp-label-b'), /^B: the copy/);
   await page.click('#cmp-close');
 
   // The copy outlives the file it came from and still re-plans from its source.
@@ -165,8 +168,15 @@ test('closing files: the next is shown, copies keep their source, compare follow
   assert.equal(await page.isDisabled('#rename'), true);
   assert.equal(await page.isDisabled('#close-file'), true);
   assert.equal(await page.evaluate(() => window.__memplan.summary()), null);
-  // And a file opened then is shown as usual.
-  assert.equal(await dropOne(page, 'memory_info.txt', vit('plain')), 'memory_info.txt');
+  assert.equal((await h.frame(page)).drawn.length, 0, 'the chart is blank');
+  assert.equal(await page.getAttribute('#stage', 'aria-label'), 'Memory plan chart: no plan open');
+  assert.equal(await page.textContent('#live-title'), 'Live at the peak');
+  assert.equal(await page.locator('#live li, #findings li, #buffers tr').count(), 0, 'no panel row of a closed file');
+  // And a file opened then is shown as usual; its exports drop the folder and the extension.
+  assert.equal(await dropOne(page, 'plain/memory_info.txt', vit('plain')), 'plain/memory_info.txt');
+  await page.click('#export summary');
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click('#export-aidge')]);
+  assert.equal(d.suggestedFilename(), 'memory_info.memory_info.txt');
   assert.deepEqual(page.consoleErrors, []);
   await page.close();
 });

@@ -1,0 +1,150 @@
+//! What the page, its links and `<memplan-view>` ask of the shown plan besides drawing
+//! and exports: opening with a strategy (the element), the theme, the view as four
+//! numbers (for links), the selection and keyboard moves between planes
+//! (`scene::nav`), counts, the buffers' table, and the companion file a dump needs.
+
+use super::{to_js, Viewer};
+use crate::planning;
+use crate::scene::nav::{self, Dir};
+use crate::scene::theme::Theme;
+use crate::scene::{self, info};
+use crate::strategies::Budget;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+impl Viewer {
+    /// Opens a file like [`Viewer::open`] (returns its id), then, when `strategy` is
+    /// not empty or `aidge`, re-places it with that strategy (`greedy-size`, `search`,
+    /// `best`…): a buffer list's buffers or a plan's spaces, as `memplan plan
+    /// --strategy` does. The search gets a small budget (a docs page must not freeze).
+    ///
+    /// `companion` and `companion_bytes`, when given, are the file `name` needs beside
+    /// it ([`companion_of`]).
+    pub fn open_with(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        strategy: &str,
+        companion: Option<String>,
+        companion_bytes: Option<Vec<u8>>,
+    ) -> Result<u32, JsValue> {
+        let err = |e: crate::Error| JsValue::from_str(&e.to_string());
+        let choice = if strategy.is_empty() {
+            planning::AS_LOADED
+        } else {
+            strategy
+        };
+        let request = planning::Request::new(choice, Budget::millis(300)).map_err(err)?;
+        let session = match (companion, companion_bytes) {
+            (Some(other), Some(other_bytes)) => {
+                planning::Session::open_pair(name, bytes, &other, &other_bytes)
+            }
+            _ => planning::Session::open(name, bytes),
+        };
+        let (plan, _) = session
+            .and_then(|mut session| session.plan(&request))
+            .map_err(err)?;
+        let i = self.show(name, scene::Chart::new(plan), choice);
+        Ok(self.files[i].id)
+    }
+
+    /// `light` or `dark` chrome; anything else is light.
+    pub fn set_theme(&mut self, name: &str) {
+        self.theme = Theme::from_name(name).unwrap_or_default();
+    }
+
+    /// The visible part of the current file: `[t0, t1, a0, a1]`, clocks then
+    /// addresses as fractions of the lane extent (what a link fragment stores).
+    pub fn view(&self) -> Vec<f64> {
+        self.current
+            .and_then(|i| self.files.get(i))
+            .map(|f| vec![f.view.t0, f.view.t1, f.view.y0, f.view.y1])
+            .unwrap_or_default()
+    }
+
+    /// Shows `[t0, t1)` × `[a0, a1)`; ignores empty or non-finite ranges.
+    pub fn set_view(&mut self, t0: f64, t1: f64, a0: f64, a1: f64) {
+        let ok = [t0, t1, a0, a1].iter().all(|x| x.is_finite()) && t0 < t1 && a0 < a1;
+        if let (true, Some(f)) = (ok, self.current.and_then(|i| self.files.get_mut(i))) {
+            f.view.t0 = t0;
+            f.view.t1 = t1;
+            f.view.y0 = a0;
+            f.view.y1 = a1;
+        }
+    }
+
+    /// The pinned plane, if any.
+    pub fn selected(&self) -> Option<u32> {
+        self.opts.selected.map(|i| i as u32)
+    }
+
+    /// Number of planes of the current file.
+    pub fn plane_count(&self) -> usize {
+        self.current
+            .and_then(|i| self.files.get(i))
+            .map_or(0, |f| f.chart.plan.planes.len())
+    }
+
+    /// Number of steps of the current file (a buffer list has one per clock, which can
+    /// be millions: `share.js` must not export such a plan into a link).
+    pub fn step_count(&self) -> usize {
+        self.current
+            .and_then(|i| self.files.get(i))
+            .map_or(0, |f| f.chart.plan.steps.len())
+    }
+
+    /// Moves the selection with an arrow key (`ArrowLeft`…), starting from the peak
+    /// plane when nothing is pinned; returns the new selection's details or null.
+    pub fn navigate(&mut self, key: &str) -> JsValue {
+        let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+            return JsValue::NULL;
+        };
+        let next = match (self.opts.selected, Dir::from_key(key)) {
+            (Some(from), Some(dir)) => nav::neighbour(&f.chart, from, dir),
+            (None, Some(_)) => nav::peak_plane(&f.chart),
+            _ => None,
+        };
+        match next {
+            Some(p) => self.select_plane(p),
+            None => JsValue::NULL,
+        }
+    }
+
+    /// Selects the plane at the peak and reveals it; returns its details or null.
+    pub fn select_peak(&mut self) -> JsValue {
+        match self
+            .current
+            .and_then(|i| self.files.get(i))
+            .and_then(|f| nav::peak_plane(&f.chart))
+        {
+            Some(p) => self.select_plane(p),
+            None => JsValue::NULL,
+        }
+    }
+
+    /// Details of the first `limit` planes, for the page's hidden table of buffers.
+    pub fn planes(&self, limit: usize) -> JsValue {
+        let rows: Vec<info::PlaneInfo> = self
+            .current
+            .and_then(|i| self.files.get(i))
+            .map(|f| {
+                (0..f.chart.plan.planes.len().min(limit))
+                    .filter_map(|p| info::plane_info(&f.chart, p))
+                    .collect()
+            })
+            .unwrap_or_default();
+        to_js(&rows)
+    }
+}
+
+/// The name of the file that file `name` (with content `bytes`) needs beside it to be
+/// read, if any: the page and `<memplan-view>` fetch or pair it
+/// ([`crate::formats::companion`]: XLA's live ranges beside its buffer assignment).
+/// `bytes` may be empty: then any name that can have a companion gets one.
+#[wasm_bindgen]
+pub fn companion_of(name: &str, bytes: &[u8]) -> Option<String> {
+    if bytes.is_empty() {
+        return crate::formats::xla::companion_name(name);
+    }
+    crate::formats::companion(name, bytes)
+}
