@@ -4,7 +4,7 @@
 // on either chart move both; a table row (click, or Enter when focused) selects its
 // buffer on both; a column header sorts. The charts follow the page's theme (the
 // <html data-theme> a11y.js sets). Names from dumps reach the DOM only through textContent.
-import { CompareView } from './pkg/memplan.js';
+import { CompareView } from './pkg-lite/memplan.js';
 import { bindGestures, el } from './memplan-view.js';
 
 const $ = (id) => document.getElementById(id);

@@ -4,6 +4,8 @@
 // (formats::export). Everything is made in the page and saved with a download link;
 // nothing leaves the browser.
 
+import { exportText } from './memplan-view.js';
+
 const TEXT = [
   ['memplan', 'memplan JSON', '.memplan.json', 'application/json'],
   ['aidge', 'Aidge text log', '.memory_info.txt', 'text/plain'],
@@ -91,7 +93,7 @@ export function installExport(viewer, anchor, stage, onError) {
       })),
     el('div', { className: 'row' },
       ...TEXT.map(([format, label, ext, type]) => button(`export-${format}`, label, async () => {
-        download(`${stem(viewer)}${ext}`, new Blob([viewer.export(format)], { type }));
+        download(`${stem(viewer)}${ext}`, new Blob([await exportText(viewer, format)], { type }));
       }))),
   );
   menu.append(el('summary', { className: 'button', textContent: 'Export…' }), body);

@@ -1,11 +1,12 @@
 // The page's thin JS layer: files (picker, drag-and-drop), keyboard, pointer events,
 // the names toggle and the DOM panels. Parsing, layout, drawing and hit-testing are
-// the Rust Viewer's (pkg/memplan.js). Text from dumps reaches the DOM only through
-// textContent, never innerHTML.
-import { Viewer, companion_of } from './pkg/memplan.js';
+// the Rust Viewer's (pkg-lite/memplan.js: the page's first wasm module; the whole
+// crate's, pkg/, loads when a file, a strategy or a text export needs it). Text from
+// dumps reaches the DOM only through textContent, never innerHTML.
+import init, { Viewer, companion_of } from './pkg-lite/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
-import { bindGestures, el, loadWasm } from './memplan-view.js';
+import { bindGestures, el, exportText } from './memplan-view.js';
 import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
 import { fragmentPlan, fragmentSync, readFragment } from './share.js';
@@ -16,7 +17,7 @@ const canvas = $('chart');
 const stage = $('stage');
 const tooltip = $('tooltip');
 
-await loadWasm();
+await init();
 const viewer = new Viewer(canvas);
 
 // One animation frame in flight at most: every change asks, the frame draws once.
@@ -415,6 +416,7 @@ window.__memplan = {
   summary: () => viewer.summary(),
   files: () => viewer.files(),
   renderNow: () => { viewer.render(); return viewer.frame(); },
+  exportText: (format) => exportText(viewer, format),
   planning,
   compare,
 };

@@ -11,10 +11,8 @@
 // Events: `select` (detail: the plane's details, or null when cleared) and
 // `viewchange` (detail: { view: [t0, t1, a0, a1] }). Properties: `view`, `selected`,
 // `svg(width, height)`, `viewer`, `ready` (a promise).
-import init, { Viewer, companion_of } from './pkg/memplan.js';
 
-let wasmReady = null;
-/** The one wasm instance of the page (main.js may have started it already). */
+let wasm = null;
 /**
  * An element with text (never HTML: names from dumps reach the DOM only as text) and a
  * class. The page's modules share it with the element, which embedders copy alone.
@@ -31,9 +29,29 @@ export function resolveTheme(choice, dark) {
   return choice === 'dark' || ((choice == null || choice === 'auto') && dark.matches) ? 'dark' : 'light';
 }
 
+/**
+ * The whole crate's wasm module (pkg/: every reader, strategy and export), imported and
+ * started once, shared by every element of the page. The main page draws with its
+ * smaller first module (pkg-lite/) and loads this one only when it needs more.
+ */
 export function loadWasm() {
-  wasmReady ??= init();
-  return wasmReady;
+  wasm ??= import('./pkg/memplan.js').then(async (m) => {
+    await m.default();
+    return m;
+  });
+  return wasm;
+}
+
+/**
+ * The plan `viewer` shows as text in `format` (`memplan`, `aidge`, `csv`, `header`…, as
+ * `memplan convert --format`). A viewer of the whole crate (it opens files itself) writes
+ * every format; the page's first module writes memplan JSON only (links carry it) and
+ * hands its plan (wire bytes) to the whole crate's writers for the others.
+ */
+export async function exportText(viewer, format) {
+  if (format === 'memplan' || typeof viewer.open_with === 'function') return viewer.export(format);
+  const m = await loadWasm();
+  return m.export_plan(viewer.files()[viewer.current()] ?? 'plan', viewer.wire(), format);
 }
 
 /**
@@ -203,7 +221,7 @@ export class MemplanView extends HTMLElement {
   async connectedCallback() {
     this.dark.addEventListener('change', this.onScheme);
     this.applyHeight();
-    await loadWasm();
+    const { Viewer } = await loadWasm();
     if (!this.viewer) {
       this.viewer = new Viewer(this.canvas);
       this.bindEvents();
@@ -280,7 +298,7 @@ export class MemplanView extends HTMLElement {
         bytes = new TextEncoder().encode(await convert(name, bytes, null));
       }
       // A file that needs another beside it (XLA's live ranges): fetched from the same folder.
-      const other = companion_of(name, bytes);
+      const other = (await loadWasm()).companion_of(name, bytes);
       if (other) {
         const more = await fetch(new URL(encodeURIComponent(other), url));
         if (!more.ok) throw new Error(`${other} (read with ${src}): HTTP ${more.status}`);

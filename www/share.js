@@ -5,7 +5,7 @@
 //   sel=N          the pinned plane's index      names=1|0   hex=1|0   theme=light|dark
 // The main page and embed.html both read it at start and rewrite it (replaceState,
 // no history spam) as the view changes, so copying the address bar shares the view.
-import { formatView, parseView } from './memplan-view.js';
+import { exportText, formatView, parseView } from './memplan-view.js';
 
 /** Plans whose compressed JSON is larger than this travel by `src` only. */
 export const MAX_INLINE = 24 * 1024;
@@ -103,7 +103,7 @@ export function fragmentSync(viewer, extra = () => ({})) {
     } else {
       if (!inline.has(name)) {
         // Large plans cannot fit a link; skip exporting them at all.
-        const packed = viewer.plane_count() + viewer.step_count() <= MAX_INLINE_RECORDS ? await pack(viewer.export('memplan')) : '';
+        const packed = viewer.plane_count() + viewer.step_count() <= MAX_INLINE_RECORDS ? await pack(await exportText(viewer, 'memplan')) : '';
         inline.set(name, packed.length <= MAX_INLINE * 4 / 3 ? packed : '');
       }
       if (inline.get(name)) {

@@ -7,14 +7,17 @@
 
 use super::canvas::CanvasPainter;
 use super::{to_js, Viewer};
-use crate::formats::{Document, Export, Format};
-use crate::planning;
 use crate::scene::nav::{self, Dir};
 use crate::scene::svg::to_svg;
 use crate::scene::theme::{Theme, Themed};
 use crate::scene::{self, info, Call, Fill, Frame, Painter, RecordingPainter, Rect, Stroke};
 use crate::scene::{TextStyle, View};
-use crate::strategies::Budget;
+#[cfg(not(feature = "lite"))]
+use crate::{
+    formats::{Document, Export},
+    planning,
+    strategies::Budget,
+};
 use wasm_bindgen::prelude::*;
 use web_sys::CanvasRenderingContext2d;
 
@@ -148,13 +151,15 @@ impl Viewer {
 
 #[wasm_bindgen]
 impl Viewer {
-    /// Opens a file like [`Viewer::open`], then, when `strategy` is not empty or
+    /// Opens a file like [`Viewer::open`] (not in the page's first module, feature
+    /// `lite`: `<memplan-view>` loads the whole crate's), then, when `strategy` is not empty or
     /// `aidge`, re-places it with that strategy (`greedy-size`, `search`, `best`…): a
     /// buffer list's buffers or a plan's spaces, as `memplan plan --strategy` does.
     /// The search gets a small budget (a docs page must not freeze).
     ///
     /// `companion` and `companion_bytes`, when given, are the file `name` needs beside
     /// it ([`companion_of`]).
+    #[cfg(not(feature = "lite"))]
     pub fn open_with(
         &mut self,
         name: &str,
@@ -269,24 +274,39 @@ impl Viewer {
     }
 
     /// The current plan as text: `memplan` (JSON), `aidge` (memory_info log), `csv`,
-    /// `header` (C) — any name `memplan convert --format` takes.
+    /// `header` (C) — any name `memplan convert --format` takes. The page's first
+    /// module (feature `lite`) writes memplan JSON only (the page's links carry it on
+    /// every change of view); for the others the page hands [`Viewer::wire`] to the
+    /// whole crate's [`export_plan`].
     pub fn export(&self, format: &str) -> Result<String, JsValue> {
-        let export = Export::from_name(format).ok_or_else(|| {
-            JsValue::from_str(&format!("unknown format `{format}`: {}", Export::NAMES))
-        })?;
         let f = self
             .current
             .and_then(|i| self.files.get(i))
             .ok_or_else(|| JsValue::from_str("no plan open"))?;
-        let doc = Document {
-            format: Format::Memplan,
-            plan: Some(f.chart.plan.clone()),
-            schedule: None,
-            buffers: None,
-            warnings: Vec::new(),
+        #[cfg(feature = "lite")]
+        return match format {
+            "memplan" | "json" => Ok(crate::formats::memplan_json::write(
+                &crate::formats::Document::of_plan(f.chart.plan.clone()),
+            )),
+            _ => Err(JsValue::from_str(&format!(
+                "{format}: not written by the page's first module (pkg-lite)"
+            ))),
         };
-        planning::export(&doc, export)
-            .map_err(|e| JsValue::from_str(&e.in_file(&f.name).to_string()))
+        #[cfg(not(feature = "lite"))]
+        export_text(&f.name, f.chart.plan.clone(), format)
+    }
+
+    /// The current file's plan as wire bytes ([`crate::formats::wire`], with its stats
+    /// and checker report), for [`export_plan`] in another module; empty when no file
+    /// is open.
+    pub fn wire(&self) -> Vec<u8> {
+        self.current
+            .and_then(|i| self.files.get(i))
+            .map(|f| {
+                let c = &f.chart;
+                crate::formats::wire::encode(&c.plan, &c.stats, &c.report)
+            })
+            .unwrap_or_default()
     }
 
     /// Moves the selection with an arrow key (`ArrowLeft`…), starting from the peak
@@ -343,4 +363,24 @@ pub fn companion_of(name: &str, bytes: &[u8]) -> Option<String> {
         return crate::formats::xla::companion_name(name);
     }
     crate::formats::companion(name, bytes)
+}
+
+/// The plan of wire bytes (a [`Viewer::wire`] of the page's first module) as text in
+/// `format`, as [`Viewer::export`] writes it; `name` names the file in errors.
+#[cfg(not(feature = "lite"))]
+#[wasm_bindgen]
+pub fn export_plan(name: &str, wire: &[u8], format: &str) -> Result<String, JsValue> {
+    let plan = crate::formats::wire::decode(wire)
+        .map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))?
+        .plan;
+    export_text(name, plan, format)
+}
+
+#[cfg(not(feature = "lite"))]
+fn export_text(name: &str, plan: crate::Plan, format: &str) -> Result<String, JsValue> {
+    let export = Export::from_name(format).ok_or_else(|| {
+        JsValue::from_str(&format!("unknown format `{format}`: {}", Export::NAMES))
+    })?;
+    planning::export(&Document::of_plan(plan), export)
+        .map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))
 }

@@ -13,7 +13,6 @@ mod handoff;
 mod worker;
 
 use crate::scene::{self, info, Chart, Frame, Options, View};
-use crate::{formats, planning};
 use canvas::CanvasPainter;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -100,10 +99,12 @@ impl Viewer {
 
     /// Opens a file (any format `formats::load` reads) and shows it. On error returns
     /// `file: place: message` and keeps showing what was shown. Returns the file's
-    /// index in the list.
+    /// index in the list. Not in the page's first module (feature `lite`), which
+    /// opens files through its worker.
+    #[cfg(not(feature = "lite"))]
     pub fn open(&mut self, name: &str, bytes: &[u8]) -> Result<usize, JsValue> {
-        let plan = formats::load(name, bytes)
-            .and_then(|doc| planning::resolve(&doc).map_err(|e| e.in_file(name)))
+        let plan = crate::formats::load(name, bytes)
+            .and_then(|doc| crate::planning::resolve(&doc).map_err(|e| e.in_file(name)))
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
         Ok(self.show(name, Chart::new(plan), false))
     }
