@@ -18,9 +18,10 @@ const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log('| file | raw | gzip |\n|---|---|---|');
 let total = 0;
 let totalGz = 0;
-// What the main page loads: the wasm and its glue, index.html, every script and
-// style sheet (the docs demo and embed.html are other pages).
-const pageFiles = ['pkg/memplan_bg.wasm', 'pkg/memplan.js', 'index.html',
+// What the main page loads: its first wasm module and its glue, index.html, every
+// script and style sheet (the docs demo and embed.html are other pages; the whole
+// crate, pkg/, loads later: scripts/page-weight.mjs records what the page fetches).
+const pageFiles = ['pkg-lite/memplan_bg.wasm', 'pkg-lite/memplan.js', 'index.html',
   ...fs.readdirSync(dist).filter((f) => /\.(js|css)$/.test(f) && !/^(docs-demo|embed)\./.test(f)).sort()];
 for (const f of pageFiles) {
   const b = fs.readFileSync(path.join(dist, f));
@@ -62,6 +63,19 @@ function benchHelpers() {
       }
       return { m: q(renders, 0.5), p: q(renders, 0.95), i: q(intervals, 0.5) };
     },
+    /**
+     * A Viewer of the whole crate (pkg/) on the page's canvas: `open` reads a file on the
+     * main thread (the page's first module, pkg-lite/, opens files through its worker).
+     */
+    async viewer() {
+      const m = await import(new URL('pkg/memplan.js', location.href).href);
+      await m.default();
+      const canvas = document.getElementById('chart');
+      const v = new m.Viewer(canvas);
+      const r = canvas.getBoundingClientRect();
+      v.resize(r.width, r.height, window.devicePixelRatio || 1);
+      return v;
+    },
   };
 }
 
@@ -80,7 +94,7 @@ console.log('|---|---|---|---|---|---|');
 for (const [label, name, bytes] of cases) {
   const r = await page.evaluate(async ({ name, data }) => {
     const bin = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-    const v = window.__memplan.viewer;
+    const v = await window.__bench.viewer();
     const t0 = performance.now();
     v.open(name, bin);
     v.render();
@@ -125,7 +139,7 @@ await browser.close();
     await cdp.send('Performance.enable');
     const r = await p.evaluate(async (file) => {
       const bin = new Uint8Array(await (await fetch(file)).arrayBuffer());
-      const v = window.__memplan.viewer;
+      const v = await window.__bench.viewer();
       const t0 = performance.now();
       v.open(file.split('/').pop(), bin);
       v.render();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the static page into dist/ (what `npm run build` produces): the wasm module
+# Builds the static page into dist/ (what `npm run build` produces): the wasm modules
 # (cargo, then wasm-bindgen --target web, no bundler), www/, and a sample plan the
 # page opens by default. Serve dist/ from any static host; nothing is fetched from
 # elsewhere at run time.
@@ -10,21 +10,34 @@ dist="${MEMPLAN_DIST:-dist}"
 target="${CARGO_TARGET_DIR:-target}"
 say() { printf '\033[1mmemplan build:\033[0m %s\n' "$*" >&2; }
 
-say "compiling the wasm module"
-cargo build --lib --release --target wasm32-unknown-unknown
-rm -rf "$dist"
-mkdir -p "$dist/pkg" "$dist/sample"
-wasm-bindgen --target web --no-typescript --out-dir "$dist/pkg" \
-  "$target"/wasm32-unknown-unknown/release/memplan.wasm
 # binaryen's wasm-opt (pinned in package.json, installed by scripts/setup.sh): smaller
 # and faster code than rustc alone. The features are the ones rustc's wasm32 target
 # emits (and every browser the page supports runs).
-say "optimizing the wasm module (wasm-opt)"
 wasm_opt=node_modules/.bin/wasm-opt
 [ -x "$wasm_opt" ] || { say "wasm-opt missing: run scripts/setup.sh build"; exit 1; }
-"$wasm_opt" -O2 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  "$dist/pkg/memplan_bg.wasm" -o "$dist/pkg/memplan_bg.wasm"
+# module DIR [CARGO FEATURE ARGS...]: compiles the crate for wasm32, binds it into DIR.
+module() {
+  local out="$1"
+  shift
+  cargo build --lib --release --target wasm32-unknown-unknown "$@"
+  mkdir -p "$out"
+  wasm-bindgen --target web --no-typescript --out-dir "$out" \
+    "$target"/wasm32-unknown-unknown/release/memplan.wasm
+  "$wasm_opt" -O2 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$out/memplan_bg.wasm" -o "$out/memplan_bg.wasm"
+}
+
+rm -rf "$dist"
+mkdir -p "$dist/sample"
+# The whole crate (pkg/): what <memplan-view> embeds, and what the page imports when
+# a file, a strategy or a text export needs more than its first module.
+say "compiling the wasm module"
+module "$dist/pkg"
+# The page's first module (feature lite, pkg-lite/): the viewer and a worker planner
+# for well-formed memplan JSON as loaded, all the first frame of the sample needs.
+say "compiling the page's first wasm module (lite)"
+module "$dist/pkg-lite" --features lite
 cp -R www/. "$dist/"
 
 # The default sample, tracked in the repository: ResNet-18's schedule as exported from

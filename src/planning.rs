@@ -147,7 +147,35 @@ impl Session {
     /// The plan `request` asks for, with its report. Errors name the file.
     pub fn plan(&mut self, request: &Request) -> Result<(Plan, PlanReport)> {
         let name = self.name.clone();
-        self.plan_inner(request).map_err(|e| e.in_file(name))
+        let plain =
+            request.strategy.is_none() && request.from.is_none() && request.driver.is_none();
+        let planned = if plain {
+            self.as_loaded_inner()
+        } else {
+            self.plan_inner(request)
+        };
+        planned.map_err(|e| e.in_file(name))
+    }
+
+    /// The plan as loaded with its report: [`Session::plan`] of a plain `aidge`
+    /// request. It runs no strategy but the default placement of a buffer list without
+    /// offsets, so the page's first wasm module (feature `lite`), which plans files
+    /// only this way, links none of the others.
+    pub fn as_loaded(&mut self) -> Result<(Plan, PlanReport)> {
+        let name = self.name.clone();
+        self.as_loaded_inner().map_err(|e| e.in_file(name))
+    }
+
+    fn as_loaded_inner(&mut self) -> Result<(Plan, PlanReport)> {
+        let list = free_list(&self.doc);
+        if let Some(list) = list.filter(|l| !has_offsets(l)) {
+            return Ok(placed(list, strategies::place_default(list)?, AS_LOADED));
+        }
+        let capacity = list.and_then(|l| l.capacity).map(|c| c.to_string());
+        let timer = Timer::start();
+        let plan = load_once(&mut self.loaded, &self.doc, &self.name)?.clone();
+        let report = report(AS_LOADED, &plan, &timer, capacity);
+        Ok((plan, report))
     }
 
     /// The precedence every face shares: driver options or `from: Schedule` plan the
@@ -209,18 +237,23 @@ impl Session {
             }
             (Some(s), None) => strategies::replan(&start, s, &request.budget)?,
         };
-        let (peak, lower_bound, proven_optimal) = bounds(&plan);
-        let report = PlanReport {
-            strategy: asked.into(),
-            strategy_used: asked.into(),
-            peak: peak.to_string(),
-            lower_bound: lower_bound.to_string(),
-            proven_optimal,
-            elapsed_ms: timer.elapsed_ms(),
-            iterations: 0,
-            capacity,
-        };
+        let report = report(asked, &plan, &timer, capacity);
         Ok((plan, report))
+    }
+}
+
+/// The report of a plan made (or kept) as a whole since `timer` started.
+fn report(asked: &str, plan: &Plan, timer: &Timer, capacity: Option<String>) -> PlanReport {
+    let (peak, lower_bound, proven_optimal) = bounds(plan);
+    PlanReport {
+        strategy: asked.into(),
+        strategy_used: asked.into(),
+        peak: peak.to_string(),
+        lower_bound: lower_bound.to_string(),
+        proven_optimal,
+        elapsed_ms: timer.elapsed_ms(),
+        iterations: 0,
+        capacity,
     }
 }
 
@@ -239,10 +272,15 @@ fn has_offsets(list: &BufferList) -> bool {
 /// A buffer list placed by the strategy asked for, or, as loaded without offsets,
 /// by the default placement (the report names which one ran).
 fn place(list: &BufferList, request: &Request, asked: &str) -> Result<(Plan, PlanReport)> {
-    let placed = match request.strategy {
+    let placement = match request.strategy {
         Some(s) => strategies::place(list, s, &request.budget)?,
         None => strategies::place_default(list)?,
     };
+    Ok(placed(list, placement, asked))
+}
+
+/// A buffer list at the offsets of `placed`, with its report.
+fn placed(list: &BufferList, placed: strategies::Placement, asked: &str) -> (Plan, PlanReport) {
     let report = PlanReport {
         strategy: asked.into(),
         strategy_used: placed.strategy_used.name().into(),
@@ -253,7 +291,7 @@ fn place(list: &BufferList, request: &Request, asked: &str) -> Result<(Plan, Pla
         iterations: placed.iterations,
         capacity: list.capacity.map(|c| c.to_string()),
     };
-    Ok((list.to_plan(&placed.offsets), report))
+    (list.to_plan(&placed.offsets), report)
 }
 
 /// The plan `slot` caches for `doc`: [`resolve`]d on first use. A function of the

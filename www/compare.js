@@ -6,7 +6,7 @@
 // (`setTheme`, called by main.js as a11y.js changes it). Files are the Viewer's, by id;
 // the default pair is a planned copy and the file it was planned from, as the Viewer
 // records it. Names from dumps reach the DOM only through textContent.
-import { CompareView } from './pkg/memplan.js';
+import { CompareView } from './pkg-lite/memplan.js';
 import { bindGestures, el, frameLoop } from './memplan-ui.js';
 
 const $ = (id) => document.getElementById(id);

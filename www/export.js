@@ -4,6 +4,7 @@
 // (formats::export). Everything is made in the page and saved with a download link;
 // nothing leaves the browser.
 import { el } from './memplan-ui.js';
+import { exportText } from './memplan-view.js';
 
 const TEXT = [
   ['memplan', 'memplan JSON', '.memplan.json', 'application/json'],
@@ -93,7 +94,7 @@ export function installExport(viewer, anchor, stage, onError) {
       })),
     row(
       ...TEXT.map(([format, label, ext, type]) => button(`export-${format}`, label, async () => {
-        download(`${viewer.file_stem()}${ext}`, new Blob([viewer.export(format)], { type }));
+        download(`${viewer.file_stem()}${ext}`, new Blob([await exportText(viewer, format)], { type }));
       }))),
   );
   menu.append(el('summary', 'Export…', 'button'), body);

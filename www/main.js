@@ -1,12 +1,13 @@
 // The page's thin JS layer: files (picker, drag-and-drop), keyboard, pointer events,
 // the names toggle and the DOM panels. Parsing, layout, drawing and hit-testing are
-// the Rust Viewer's (pkg/memplan.js), and so is the list of opened files: menus carry
-// the Viewer's file ids. Text from dumps reaches the DOM only through textContent,
-// never innerHTML.
-import { Viewer, companion_of } from './pkg/memplan.js';
+// the Rust Viewer's (pkg-lite/memplan.js: the page's first wasm module; the whole
+// crate's, pkg/, loads when a file, a strategy or a text export needs it), and so is
+// the list of opened files: menus carry the Viewer's file ids. Text from dumps reaches
+// the DOM only through textContent, never innerHTML.
+import init, { Viewer, companion_of } from './pkg-lite/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
-import { loadWasm } from './memplan-view.js';
+import { exportText } from './memplan-view.js';
 import { bindGestures, chartKey, el, frameLoop } from './memplan-ui.js';
 import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
@@ -18,7 +19,7 @@ const canvas = $('chart');
 const stage = $('stage');
 const tooltip = $('tooltip');
 
-await loadWasm();
+await init();
 const viewer = new Viewer(canvas);
 
 const count = (n) => Number(n).toLocaleString('en');
@@ -432,6 +433,7 @@ window.__memplan = {
   idOf,
   report: (name) => viewer.report(idOf(name)),
   renderNow: () => { viewer.render(); return viewer.frame(); },
+  exportText: (format) => exportText(viewer, format),
   planning,
   compare,
 };

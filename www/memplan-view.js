@@ -11,14 +11,33 @@
 // Events: `select` (detail: the plane's details, or null when cleared) and
 // `viewchange` (detail: { view: [t0, t1, a0, a1] }). Properties: `view`, `selected`,
 // `svg(width, height)`, `viewer`, `ready` (a promise).
-import init, { Viewer, companion_of } from './pkg/memplan.js';
 import { bindGestures, chartKey, el, followTheme, frameLoop, parseView } from './memplan-ui.js';
 
-let wasmReady = null;
-/** The one wasm instance of the page (main.js may have started it already). */
+let wasm = null;
+/**
+ * The whole crate's wasm module (pkg/: every reader, strategy and export), imported and
+ * started once, shared by every element of the page. The main page draws with its
+ * smaller first module (pkg-lite/) and loads this one only when it needs more.
+ */
 export function loadWasm() {
-  wasmReady ??= init();
-  return wasmReady;
+  wasm ??= import('./pkg/memplan.js').then(async (m) => {
+    await m.default();
+    return m;
+  });
+  return wasm;
+}
+
+/**
+ * The plan `viewer` shows as text in `format` (`memplan`, `aidge`, `csv`, `header`…, as
+ * `memplan convert --format`). A viewer of the whole crate (it opens files itself) writes
+ * every format; the page's first module writes memplan JSON only (links carry it) and
+ * hands its plan (wire bytes) to the whole crate's writers for the others.
+ */
+export async function exportText(viewer, format) {
+  if (format === 'memplan' || typeof viewer.open_with === 'function') return viewer.export(format);
+  const m = await loadWasm();
+  const cur = viewer.current();
+  return m.export_plan((cur == null ? null : viewer.file_name(cur)) ?? 'plan', viewer.wire(), format);
 }
 
 const sheet = new CSSStyleSheet();
@@ -81,7 +100,7 @@ export class MemplanView extends HTMLElement {
 
   async connectedCallback() {
     this.applyHeight();
-    await loadWasm();
+    const { Viewer } = await loadWasm();
     if (!this.viewer) {
       this.viewer = new Viewer(this.canvas);
       this.bindEvents();
@@ -156,7 +175,7 @@ export class MemplanView extends HTMLElement {
         bytes = new TextEncoder().encode(await convert(name, bytes, null));
       }
       // A file that needs another beside it (XLA's live ranges): fetched from the same folder.
-      const other = companion_of(name, bytes);
+      const other = (await loadWasm()).companion_of(name, bytes);
       if (other) {
         const more = await fetch(new URL(encodeURIComponent(other), url));
         if (!more.ok) throw new Error(`${other} (read with ${src}): HTTP ${more.status}`);

@@ -6,6 +6,7 @@
 // The main page and embed.html both read it at start and rewrite it (replaceState,
 // no history spam) as the view changes, so copying the address bar shares the view.
 import { formatView, parseView } from './memplan-ui.js';
+import { exportText } from './memplan-view.js';
 
 /** Plans whose compressed JSON is larger than this travel by `src` only. */
 export const MAX_INLINE = 24 * 1024;
@@ -104,7 +105,7 @@ export function fragmentSync(viewer, extra = () => ({})) {
       const revision = viewer.revision();
       if (packed.revision !== revision) {
         // Large plans cannot fit a link; skip exporting them at all.
-        const data = viewer.plane_count() + viewer.step_count() <= MAX_INLINE_RECORDS ? await pack(viewer.export('memplan')) : '';
+        const data = viewer.plane_count() + viewer.step_count() <= MAX_INLINE_RECORDS ? await pack(await exportText(viewer, 'memplan')) : '';
         packed = { revision, data: data.length <= MAX_INLINE * 4 / 3 ? data : '' };
       }
       if (packed.data) {

@@ -1,15 +1,23 @@
 // The page's Web Worker: reads, parses and plans files off the main thread, so the
 // page never freezes, and hands each plan back with its stats and checker report as
-// compact wire bytes (a transferred ArrayBuffer, not JSON). Same wasm package as the
-// page. Protocol (main → worker):
+// compact wire bytes (a transferred ArrayBuffer, not JSON). Same first wasm module
+// as the page (pkg-lite/: well-formed memplan JSON planned as loaded); anything else
+// (other formats, broken files, companions, strategies) is read and planned by the
+// whole crate's module (pkg/), imported only then. Protocol (main → worker):
 //   { id, key, name, source: Blob, companion?: { name, source: Blob }, strategy, millis }
 // key names a source: the last parsed one is kept, so re-planning skips parsing.
 // Replies: { id, type: 'progress', stage, ...numbers } then { id, type: 'done',
 // wire, report, warnings } or { id, type: 'error', message }.
-import init, { Planner } from './pkg/memplan.js';
+import init, { Planner as FirstPlanner } from './pkg-lite/memplan.js';
 
 const ready = init();
-let cached = null; // { key, planner }
+let whole = null;
+/** The whole crate's module, imported and started once, when first needed. */
+const full = () => (whole ??= import('./pkg/memplan.js').then(async (m) => {
+  await m.default();
+  return m;
+}));
+let cached = null; // { key, planner, first: read by pkg-lite }
 
 self.onmessage = async (e) => {
   const { id, key, name, source, companion, strategy, millis } = e.data;
@@ -17,17 +25,23 @@ self.onmessage = async (e) => {
   try {
     await ready;
     const t = performance.now();
-    if (!cached || cached.key !== key) {
+    // A file pkg-lite read, re-planned with a strategy, is read again by the whole crate.
+    if (!cached || cached.key !== key || (cached.first && strategy !== 'aidge')) {
       if (cached) cached.planner.free();
       cached = null;
       say('reading');
       const bytes = new Uint8Array(await source.arrayBuffer());
       say('parsing', { bytes: bytes.length });
       // A file read with the one it needs beside it (XLA's live ranges).
-      const planner = companion
-        ? Planner.pair(name, bytes, companion.name, new Uint8Array(await companion.source.arrayBuffer()))
-        : new Planner(name, bytes);
-      cached = { key, planner };
+      let planner = companion || strategy !== 'aidge' ? undefined : FirstPlanner.read(name, bytes);
+      const first = planner !== undefined;
+      if (!first) {
+        const { Planner } = await full();
+        planner = companion
+          ? Planner.pair(name, bytes, companion.name, new Uint8Array(await companion.source.arrayBuffer()))
+          : new Planner(name, bytes);
+      }
+      cached = { key, planner, first };
     }
     say('planning');
     const wire = cached.planner.plan(strategy, millis, (p) => say('searching', p));

@@ -263,12 +263,30 @@ pub(crate) fn clip(s: &str) -> String {
     }
 }
 
-fn load_json(text: &str) -> Result<Document> {
-    // Syntax first, so that a truncated file says where it stops, and so that no parser
-    // below builds structures for a file that turns out broken (a 200 MB file cut off
-    // mid-way would otherwise cost gigabytes). It costs a quarter of a full load.
+/// [`load`] of a well-formed memplan JSON document, and `None` for anything else
+/// (other formats, broken or unexpected files), which [`load`] reads or explains. The
+/// page's first wasm module (feature `lite`) carries this reader alone: the page's
+/// sample and every export of the Aidge hook are such documents.
+pub fn load_well_formed(bytes: &[u8]) -> Option<Document> {
+    let text = as_text(bytes).ok()?;
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    syntax(text).ok()?;
+    memplan_json::read_well_formed(text)?.ok()
+}
+
+/// Syntax first, so that a truncated file says where it stops, and so that no parser
+/// builds structures for a file that turns out broken (a 200 MB file cut off mid-way
+/// would otherwise cost gigabytes). It costs a quarter of a full load.
+fn syntax(text: &str) -> Result<()> {
     serde_json::from_str::<serde::de::IgnoredAny>(text)
-        .map_err(|e| memplan_json::json_error(text, e))?;
+        .map(|_| ())
+        .map_err(|e| memplan_json::json_error(text, e))
+}
+
+fn load_json(text: &str) -> Result<Document> {
+    syntax(text)?;
     if let Some(doc) = memplan_json::read_well_formed(text) {
         return doc;
     }

@@ -5,12 +5,15 @@
 
 use super::canvas::CanvasPainter;
 use super::{to_js, Viewer};
-use crate::formats::{Document, Export, Format};
-use crate::planning;
 use crate::scene::svg::to_svg;
 use crate::scene::theme::Themed;
 use crate::scene::{self, Call, Fill, Frame, Painter, RecordingPainter, Rect, Stroke};
 use crate::scene::{TextStyle, View};
+#[cfg(not(feature = "lite"))]
+use crate::{
+    formats::{Document, Export},
+    planning,
+};
 use wasm_bindgen::prelude::*;
 use web_sys::CanvasRenderingContext2d;
 
@@ -186,23 +189,58 @@ impl Viewer {
     }
 
     /// The current plan as text: `memplan` (JSON), `aidge` (memory_info log), `csv`,
-    /// `header` (C) — any name `memplan convert --format` takes.
+    /// `header` (C) — any name `memplan convert --format` takes. The page's first
+    /// module (feature `lite`) writes memplan JSON only (the page's links carry it on
+    /// every change of view); for the others the page hands [`Viewer::wire`] to the
+    /// whole crate's [`export_plan`].
     pub fn export(&self, format: &str) -> Result<String, JsValue> {
-        let export = Export::from_name(format).ok_or_else(|| {
-            JsValue::from_str(&format!("unknown format `{format}`: {}", Export::NAMES))
-        })?;
         let f = self
             .current
             .and_then(|i| self.files.get(i))
             .ok_or_else(|| JsValue::from_str("no plan open"))?;
-        let doc = Document {
-            format: Format::Memplan,
-            plan: Some(f.chart.plan.clone()),
-            schedule: None,
-            buffers: None,
-            warnings: Vec::new(),
+        #[cfg(feature = "lite")]
+        return match format {
+            "memplan" | "json" => Ok(crate::formats::memplan_json::write(
+                &crate::formats::Document::of_plan(f.chart.plan.clone()),
+            )),
+            _ => Err(JsValue::from_str(&format!(
+                "{format}: not written by the page's first module (pkg-lite)"
+            ))),
         };
-        planning::export(&doc, export)
-            .map_err(|e| JsValue::from_str(&e.in_file(&f.name).to_string()))
+        #[cfg(not(feature = "lite"))]
+        export_text(&f.name, f.chart.plan.clone(), format)
     }
+
+    /// The current file's plan as wire bytes ([`crate::formats::wire`], with its stats
+    /// and checker report), for [`export_plan`] in another module; empty when no file
+    /// is open.
+    pub fn wire(&self) -> Vec<u8> {
+        self.current
+            .and_then(|i| self.files.get(i))
+            .map(|f| {
+                let c = &f.chart;
+                crate::formats::wire::encode(&c.plan, &c.stats, &c.report)
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// The plan of wire bytes (a [`Viewer::wire`] of the page's first module) as text in
+/// `format`, as [`Viewer::export`] writes it; `name` names the file in errors.
+#[cfg(not(feature = "lite"))]
+#[wasm_bindgen]
+pub fn export_plan(name: &str, wire: &[u8], format: &str) -> Result<String, JsValue> {
+    let plan = crate::formats::wire::decode(wire)
+        .map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))?
+        .plan;
+    export_text(name, plan, format)
+}
+
+#[cfg(not(feature = "lite"))]
+fn export_text(name: &str, plan: crate::Plan, format: &str) -> Result<String, JsValue> {
+    let export = Export::from_name(format).ok_or_else(|| {
+        JsValue::from_str(&format!("unknown format `{format}`: {}", Export::NAMES))
+    })?;
+    planning::export(&Document::of_plan(plan), export)
+        .map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))
 }

@@ -15,8 +15,7 @@ mod handoff;
 mod shown;
 mod worker;
 
-use crate::scene::{self, info, Chart, Frame, Options, View};
-use crate::{formats, planning};
+use crate::scene::{self, info, Frame, Options, View};
 use canvas::CanvasPainter;
 use files::Opened;
 use serde::Serialize;
@@ -44,8 +43,10 @@ pub struct Viewer {
 
 impl Viewer {
     /// Adds `chart` as a file named `name` (as given: the caller's own) and shows it;
-    /// returns its index.
-    fn show(&mut self, name: &str, chart: Chart, strategy: &str) -> usize {
+    /// returns its index. The page's first module (feature `lite`) adds files only
+    /// through its worker's jobs (`files`).
+    #[cfg(not(feature = "lite"))]
+    fn show(&mut self, name: &str, chart: scene::Chart, strategy: &str) -> usize {
         let id = self.fresh_id();
         self.add(Opened::new(id, name, chart, strategy, self.size))
     }
@@ -100,12 +101,14 @@ impl Viewer {
     /// Opens a file (any format `formats::load` reads) as loaded and shows it, under
     /// `name` as given (the page opens through the worker instead: `open_job`). On
     /// error returns `file: place: message` and keeps showing what was shown. Returns
-    /// the file's id.
+    /// the file's id. Not in the page's first module (feature `lite`), which opens
+    /// files through its worker.
+    #[cfg(not(feature = "lite"))]
     pub fn open(&mut self, name: &str, bytes: &[u8]) -> Result<u32, JsValue> {
-        let plan = formats::load(name, bytes)
-            .and_then(|doc| planning::resolve(&doc).map_err(|e| e.in_file(name)))
+        let plan = crate::formats::load(name, bytes)
+            .and_then(|doc| crate::planning::resolve(&doc).map_err(|e| e.in_file(name)))
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
-        let i = self.show(name, Chart::new(plan), planning::AS_LOADED);
+        let i = self.show(name, scene::Chart::new(plan), crate::planning::AS_LOADED);
         Ok(self.files[i].id)
     }
 

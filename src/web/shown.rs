@@ -4,11 +4,11 @@
 //! (`scene::nav`), counts, the buffers' table, and the companion file a dump needs.
 
 use super::{to_js, Viewer};
-use crate::planning;
+use crate::scene::info;
 use crate::scene::nav::{self, Dir};
 use crate::scene::theme::Theme;
-use crate::scene::{self, info};
-use crate::strategies::Budget;
+#[cfg(not(feature = "lite"))]
+use crate::{planning, strategies::Budget};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -19,7 +19,9 @@ impl Viewer {
     /// --strategy` does. The search gets a small budget (a docs page must not freeze).
     ///
     /// `companion` and `companion_bytes`, when given, are the file `name` needs beside
-    /// it ([`companion_of`]).
+    /// it ([`companion_of`]). Not in the page's first module (feature `lite`):
+    /// `<memplan-view>` loads the whole crate's.
+    #[cfg(not(feature = "lite"))]
     pub fn open_with(
         &mut self,
         name: &str,
@@ -44,7 +46,7 @@ impl Viewer {
         let (plan, _) = session
             .and_then(|mut session| session.plan(&request))
             .map_err(err)?;
-        let i = self.show(name, scene::Chart::new(plan), choice);
+        let i = self.show(name, crate::scene::Chart::new(plan), choice);
         Ok(self.files[i].id)
     }
 

@@ -3,15 +3,24 @@
 //! compact wire form ([`crate::formats::wire`]) with its stats and checker report, which
 //! the worker transfers to the main thread's [`super::Viewer::begin_plan`]. Progress of the search reaches JS
 //! through a callback; cancelling is terminating the worker.
+//!
+//! The page's first module (feature `lite`, `pkg-lite/`) holds a smaller `Planner`:
+//! [`Planner::read`] takes well-formed memplan JSON only and plans it as loaded; the
+//! worker opens anything else (other formats, broken files, companions, strategies)
+//! with the whole crate's (`pkg/`), which it imports only then.
 
 use super::to_js;
 use crate::formats::wire;
-use crate::planning::{PlanReport, Request, Session};
-use crate::strategies::{Budget, Progress};
+use crate::planning::{PlanReport, Session};
 use crate::{check, stats};
-use serde::Serialize;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+#[cfg(not(feature = "lite"))]
+use {
+    crate::planning::Request,
+    crate::strategies::{Budget, Progress},
+    serde::Serialize,
+    std::rc::Rc,
+};
 
 /// One opened file in the worker.
 #[wasm_bindgen]
@@ -21,6 +30,7 @@ pub struct Planner {
 }
 
 /// What the progress callback receives (byte counts as digits).
+#[cfg(not(feature = "lite"))]
 #[derive(Serialize)]
 struct Step {
     best_peak: String,
@@ -29,6 +39,60 @@ struct Step {
     elapsed_ms: u64,
 }
 
+impl Planner {
+    /// Keeps `plan`'s report; its wire bytes with stats and checker report (the
+    /// costly part of showing a big plan).
+    fn hand_off(&mut self, plan: &crate::Plan, report: PlanReport) -> Vec<u8> {
+        self.report = Some(report);
+        wire::encode(plan, &stats::stats(plan), &check::check(plan))
+    }
+}
+
+#[wasm_bindgen]
+impl Planner {
+    /// What the reader accepted but the user should know.
+    pub fn warnings(&self) -> Vec<String> {
+        self.session.document().warnings.clone()
+    }
+
+    /// The last [`Planner::plan`]'s report (`planning::PlanReport`), or null.
+    pub fn report(&self) -> JsValue {
+        self.report.as_ref().map_or(JsValue::NULL, to_js)
+    }
+}
+
+#[cfg(feature = "lite")]
+#[wasm_bindgen]
+impl Planner {
+    /// Reads `bytes` when they are well-formed memplan JSON
+    /// ([`crate::formats::load_well_formed`]); `undefined` for anything else, which
+    /// the whole crate's module reads or explains.
+    pub fn read(name: &str, bytes: &[u8]) -> Option<Planner> {
+        console_error_panic_hook::set_once();
+        let doc = crate::formats::load_well_formed(bytes)?;
+        Some(Planner {
+            session: Session::of(name, doc),
+            report: None,
+        })
+    }
+
+    /// The plan as loaded ([`Session::as_loaded`]), as wire bytes; `strategy` must be
+    /// `aidge` (the other strategies are in the whole crate's module).
+    pub fn plan(&mut self, strategy: &str) -> Result<Vec<u8>, JsValue> {
+        if strategy != crate::planning::AS_LOADED {
+            return Err(JsValue::from_str(&format!(
+                "{strategy}: not in the page's first module (pkg-lite)"
+            )));
+        }
+        let (plan, report) = self
+            .session
+            .as_loaded()
+            .map_err(|e| JsValue::from_str(&e.to_string()))?;
+        Ok(self.hand_off(&plan, report))
+    }
+}
+
+#[cfg(not(feature = "lite"))]
 #[wasm_bindgen]
 impl Planner {
     /// Reads `bytes` (any format the page opens). Errors read `file: place: message`.
@@ -59,11 +123,6 @@ impl Planner {
         })
     }
 
-    /// What the reader accepted but the user should know.
-    pub fn warnings(&self) -> Vec<String> {
-        self.session.document().warnings.clone()
-    }
-
     /// Plans with `strategy` (`aidge` or a strategy name) within `millis`; calls
     /// `progress` with every better peak found. Returns the plan's wire bytes, with
     /// its stats and checker report (the costly part of showing a big plan).
@@ -89,16 +148,6 @@ impl Planner {
         let err = |e: crate::Error| JsValue::from_str(&e.to_string());
         let request = Request::new(strategy, budget).map_err(err)?;
         let (plan, report) = self.session.plan(&request).map_err(err)?;
-        self.report = Some(report);
-        Ok(wire::encode(
-            &plan,
-            &stats::stats(&plan),
-            &check::check(&plan),
-        ))
-    }
-
-    /// The last [`Planner::plan`]'s report (`planning::PlanReport`), or null.
-    pub fn report(&self) -> JsValue {
-        self.report.as_ref().map_or(JsValue::NULL, to_js)
+        Ok(self.hand_off(&plan, report))
     }
 }

@@ -275,7 +275,7 @@ test('text exports download complete files', async () => {
     const { file, name } = await download(page, () => page.click(`#export-${format}`));
     assert.ok(name.endsWith(ext), name);
     const text = fs.readFileSync(file, 'utf8');
-    assert.equal(text, await page.evaluate((f) => window.__memplan.viewer.export(f), format));
+    assert.equal(text, await page.evaluate((f) => window.__memplan.exportText(f), format));
     check(text);
   }
   await page.close();

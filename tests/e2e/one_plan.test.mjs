@@ -51,7 +51,7 @@ async function pagePlan(page, file, strategy) {
     await page.click('#replan');
     await h.waitForFiles(page, n);
   }
-  return planOf(await page.evaluate(() => window.__memplan.viewer.export('memplan')));
+  return planOf(await page.evaluate(() => window.__memplan.exportText('memplan')));
 }
 
 /** A <memplan-view strategy=…> given the file's bytes under its name. */

@@ -217,10 +217,14 @@ test('the built page works from a subfolder and offline', async () => {
     const page = await sub.open('sub/memplan/');
     await ready(page);
     assert.ok((await summary(page)).peak, 'the sample opened');
-    // Offline from here on: opening and planning need nothing from the network.
+    // An Aidge log is read by the whole crate's module (pkg/), fetched on the first such
+    // file; once it is there, offline from here on: opening and planning need nothing
+    // from the network.
+    await drop(page, [bad('log-valid.txt')]);
+    await waitForFiles(page, 2);
     await page.context().setOffline(true);
     const n = await page.evaluate(() => window.__memplan.files().length);
-    await drop(page, [bad('schedule-valid.json'), bad('log-valid.txt')]);
+    await drop(page, [bad('schedule-valid.json'), bad('log-crlf-bom.txt')]);
     await waitForFiles(page, n + 2);
     assert.ok((await frame(page)).drawn.length > 0);
     await page.context().setOffline(false);
