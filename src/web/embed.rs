@@ -11,7 +11,7 @@ use crate::formats::{Document, Export, Format};
 use crate::planning;
 use crate::scene::nav::{self, Dir};
 use crate::scene::svg::to_svg;
-use crate::scene::theme::{Theme, Themed};
+use crate::scene::theme::Theme;
 use crate::scene::{self, info, Call, Fill, Frame, Painter, RecordingPainter, Rect, Stroke};
 use crate::scene::{TextStyle, View};
 use crate::strategies::Budget;
@@ -184,7 +184,7 @@ impl Viewer {
 
     /// `light` or `dark` chrome; anything else is light.
     pub fn set_theme(&mut self, name: &str) {
-        self.theme = Theme::from_name(name).unwrap_or_default();
+        self.opts.theme = Theme::from_name(name).unwrap_or_default();
     }
 
     /// The visible part of the current file: `[t0, t1, a0, a1]`, clocks then
@@ -231,12 +231,7 @@ impl Viewer {
     /// scene's SVG painter (the code `memplan render` runs).
     pub fn svg(&self, width: f64, height: f64) -> Result<String, JsValue> {
         let (i, view) = self.export_view(width, height, 1.0)?;
-        let (svg, _) = to_svg(
-            &self.files[i].chart,
-            &view,
-            &self.export_options(),
-            self.theme,
-        );
+        let (svg, _) = to_svg(&self.files[i].chart, &view, &self.export_options());
         Ok(svg)
     }
 
@@ -248,17 +243,11 @@ impl Viewer {
         }
         let (i, view) = self.export_view(width, height, scale)?;
         let opts = self.export_options();
-        let theme = self.theme;
         let mut m = Measured {
             rec: RecordingPainter::new(),
             measure: &mut self.painter,
         };
-        let frame = scene::render(
-            &self.files[i].chart,
-            &view,
-            &opts,
-            &mut Themed::new(&mut m, theme),
-        );
+        let frame = scene::render(&self.files[i].chart, &view, &opts, &mut m);
         Ok(Picture {
             calls: m.rec.calls,
             frame,

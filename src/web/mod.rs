@@ -12,7 +12,7 @@ mod embed;
 mod handoff;
 mod worker;
 
-use crate::scene::{self, info, Chart, Frame, Options, View};
+use crate::scene::{self, info, Chart, Frame, Options, Renderer, View};
 use crate::{formats, planning};
 use canvas::CanvasPainter;
 use serde::Serialize;
@@ -22,6 +22,8 @@ use web_sys::HtmlCanvasElement;
 struct Opened {
     name: String,
     chart: Chart,
+    /// The chart's frames' caches.
+    renderer: Renderer,
     view: View,
 }
 
@@ -38,8 +40,6 @@ pub struct Viewer {
     frame: Frame,
     /// Milliseconds the last `render` took.
     last_ms: f64,
-    /// Light or dark chrome (`embed::set_theme`).
-    theme: crate::scene::theme::Theme,
 }
 
 impl Viewer {
@@ -52,6 +52,7 @@ impl Viewer {
             name: name.to_owned(),
             view: View::fit(&chart, w, h, dpr),
             chart,
+            renderer: Renderer::default(),
         };
         let i = match self.files.iter().position(|f| replace && f.name == name) {
             Some(i) => {
@@ -94,7 +95,6 @@ impl Viewer {
             size: (300.0, 150.0, 1.0),
             frame: Frame::default(),
             last_ms: 0.0,
-            theme: Default::default(),
         })
     }
 
@@ -182,11 +182,12 @@ impl Viewer {
         let t = now();
         let dpr = self.size.2;
         self.painter.begin(dpr);
-        let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+        let Some(f) = self.current.and_then(|i| self.files.get_mut(i)) else {
             return false;
         };
-        let mut painter = crate::scene::theme::Themed::new(&mut self.painter, self.theme);
-        self.frame = scene::render(&f.chart, &f.view, &self.opts, &mut painter);
+        self.frame = f
+            .renderer
+            .render(&f.chart, &f.view, &self.opts, &mut self.painter);
         self.painter.end();
         self.last_ms = now() - t;
         self.frame.refining()
