@@ -8,7 +8,7 @@
 //! wheel's machine code and is checked end to end through the drivers' parity
 //! test (generate_memory_multiple_mems on real models).
 
-use super::ops::{replay, round_wrap, Growth, MemoryManager};
+use super::ops::{replay, required, Growth, MemoryManager};
 
 use super::space::{Layout, MemoryPlane, MemorySpace};
 use super::stack::Stack;
@@ -205,12 +205,8 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<MemoryPlane> {
-        let full = layout.full_size(size);
-        let mut required = offset.wrapping_add(full);
-        if wrap {
-            let stride = size.max(layout.stride);
-            required = round_wrap(full.wrapping_add(extra), offset, stride, layout);
-        }
+        let need = wrap.then(|| layout.full_size(size).wrapping_add(extra));
+        let required = required(offset, size, layout, need);
         self.settle(space, required, deps, Growth::Component)?;
         Ok(MemoryPlane::new(
             space, self.clock, offset, size, component, layout,

@@ -132,15 +132,8 @@ impl MemoryManager {
         layout: Layout,
     ) -> Result<MemoryPlane> {
         let full = layout.full_size(size);
-        let mut required = offset.wrapping_add(full);
-        if wrap {
-            required = round_wrap(
-                wrap_need(full, offset, extra),
-                offset,
-                size.max(layout.stride),
-                layout,
-            );
-        }
+        let need = wrap.then(|| wrap_need(full, offset, extra));
+        let required = required(offset, size, layout, need);
         self.settle(space, required, deps, Growth::Legacy)?;
         Ok(MemoryPlane::new(space, self.clock, offset, size, 0, layout))
     }
@@ -187,14 +180,13 @@ impl MemoryManager {
         };
         let init = start(self);
         let full = layout.full_size(size);
-        let mut required = init.wrapping_add(full);
+        let mut required = required(
+            init,
+            size,
+            layout,
+            wrap.then(|| wrap_need(full, init, extra)),
+        );
         if wrap {
-            required = round_wrap(
-                wrap_need(full, init, extra),
-                init,
-                size.max(layout.stride),
-                layout,
-            );
             required = round_wrap(required, prev.offset, prev.stride, prev.layout());
         }
         self.settle(space, required, deps, Growth::Legacy)?;
@@ -493,6 +485,16 @@ pub(super) fn replay(
         }
     }
     Ok(())
+}
+
+/// The bytes a space needs for a plane of `size` starting at `start`: `start +
+/// fullSize`, or, when the plane wraps around, the `wrap` bytes it needs rounded up
+/// from `start` to whole lines or pixels ([`round_wrap`]).
+pub(super) fn required(start: u64, size: u64, layout: Layout, wrap: Option<u64>) -> u64 {
+    match wrap {
+        None => start.wrapping_add(layout.full_size(size)),
+        Some(need) => round_wrap(need, start, size.max(layout.stride), layout),
+    }
 }
 
 pub(super) fn wrap_need(full: u64, start: u64, extra: u64) -> u64 {

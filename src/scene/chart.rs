@@ -95,59 +95,9 @@ impl Chart {
     /// ([`crate::formats::wire`]), as they are most of the work for a big plan. The
     /// rest is linear in the plan and allocates nothing per plane.
     pub fn with(plan: Plan, stats: Stats, report: Report) -> Chart {
-        let ncomp = plan.components.len().max(1);
-        let mut used = vec![false; ncomp];
-        used[0] = true;
-        for s in &plan.spaces {
-            if let Some(u) = used.get_mut(s.component) {
-                *u = true;
-            }
-        }
-        let mut lane_of = vec![usize::MAX; ncomp];
-        let mut lanes = Vec::new();
-        for c in (0..ncomp).filter(|&c| used[c]) {
-            lane_of[c] = lanes.len();
-            let cs = stats.components.get(c);
-            let live = cs.map_or_else(Vec::new, |s| s.live.clone());
-            let max_live = live.iter().map(|r| r.1).max().unwrap_or(0);
-            lanes.push(Lane {
-                component: c,
-                name: cs.map_or_else(|| "mem".into(), |s| s.name.clone()),
-                peak: cs.map_or(0, |s| s.peak),
-                lower_bound: cs.map_or(0, |s| s.lower_bound),
-                extent: 1,
-                live,
-                max_live,
-                capacity: plan.components.get(c).and_then(|x| x.capacity),
-            });
-        }
+        let (mut lanes, lane_of) = lanes(&plan, &stats);
         let horizon = u64::from(plan.max_lifetime) + 1;
-        let mut parts = Vec::with_capacity(plan.planes.len());
-        let lives = plan.plane_last_lives();
-        for (i, p) in plan.planes.iter().enumerate() {
-            let Some(space) = plan.spaces.get(p.space) else {
-                continue;
-            };
-            let lane = lane_of[space.component.min(ncomp - 1)];
-            let t1 = u64::from(lives[i]) + 1;
-            let mut push = |wrapped, a0: Bytes, size: Bytes| {
-                if size > 0 {
-                    parts.push(Part {
-                        plane: i,
-                        wrapped,
-                        lane,
-                        t0: p.allocated,
-                        t1: t1.max(u64::from(p.allocated) + 1),
-                        a0,
-                        a1: a0.saturating_add(size),
-                    });
-                }
-            };
-            push(false, p.cont_offset, p.cont_size);
-            if p.is_wrapped() {
-                push(true, p.wrap_offset, p.wrap_size);
-            }
-        }
+        let mut parts = parts(&plan, &lane_of);
         // Keys are unique, so an unstable sort gives the same order; plans usually
         // list planes by allocation, which the check finds in one pass.
         let key = |q: &Part| (q.t0, q.plane, q.wrapped);
@@ -272,6 +222,71 @@ impl Chart {
             .filter(|&i| self.name(i).to_lowercase().contains(&q))
             .collect()
     }
+}
+
+/// One lane per memory component that holds a space (and always the first), with
+/// its stats; and the lane of each component (`usize::MAX` for those without one).
+fn lanes(plan: &Plan, stats: &Stats) -> (Vec<Lane>, Vec<usize>) {
+    let ncomp = plan.components.len().max(1);
+    let mut used = vec![false; ncomp];
+    used[0] = true;
+    for s in &plan.spaces {
+        if let Some(u) = used.get_mut(s.component) {
+            *u = true;
+        }
+    }
+    let mut lane_of = vec![usize::MAX; ncomp];
+    let mut lanes = Vec::new();
+    for c in (0..ncomp).filter(|&c| used[c]) {
+        lane_of[c] = lanes.len();
+        let cs = stats.components.get(c);
+        let live = cs.map_or_else(Vec::new, |s| s.live.clone());
+        let max_live = live.iter().map(|r| r.1).max().unwrap_or(0);
+        lanes.push(Lane {
+            component: c,
+            name: cs.map_or_else(|| "mem".into(), |s| s.name.clone()),
+            peak: cs.map_or(0, |s| s.peak),
+            lower_bound: cs.map_or(0, |s| s.lower_bound),
+            extent: 1,
+            live,
+            max_live,
+            capacity: plan.components.get(c).and_then(|x| x.capacity),
+        });
+    }
+    (lanes, lane_of)
+}
+
+/// The parts of every plane in plan order: the contiguous one, and the wrapped one
+/// of a wrapped plane, each in its component's lane.
+fn parts(plan: &Plan, lane_of: &[usize]) -> Vec<Part> {
+    let ncomp = lane_of.len();
+    let mut parts = Vec::with_capacity(plan.planes.len());
+    let lives = plan.plane_last_lives();
+    for (i, p) in plan.planes.iter().enumerate() {
+        let Some(space) = plan.spaces.get(p.space) else {
+            continue;
+        };
+        let lane = lane_of[space.component.min(ncomp - 1)];
+        let t1 = u64::from(lives[i]) + 1;
+        let mut push = |wrapped, a0: Bytes, size: Bytes| {
+            if size > 0 {
+                parts.push(Part {
+                    plane: i,
+                    wrapped,
+                    lane,
+                    t0: p.allocated,
+                    t1: t1.max(u64::from(p.allocated) + 1),
+                    a0,
+                    a1: a0.saturating_add(size),
+                });
+            }
+        };
+        push(false, p.cont_offset, p.cont_size);
+        if p.is_wrapped() {
+            push(true, p.wrap_offset, p.wrap_size);
+        }
+    }
+    parts
 }
 
 /// For each plane, the first clock after its allocation at which another plane of the

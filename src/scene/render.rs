@@ -284,16 +284,8 @@ impl<'a> LaneCtx<'a> {
     /// drawn from the chart's occupancy tiles instead (see `lod`); returns whether
     /// it was.
     fn planes(&self, occupancy: &mut Occupancy, p: &mut dyn Painter, frame: &mut Frame) -> bool {
-        let LaneCtx {
-            chart,
-            view,
-            opts,
-            l,
-            lane,
-            b,
-            a_lo,
-            a_hi,
-        } = *self;
+        let (chart, view, l, lane, b) = (self.chart, self.view, self.l, self.lane, self.b);
+        let (a_lo, a_hi) = (self.a_lo, self.a_hi);
         let cols = b.chart.w.ceil() as usize;
         let rows = b.chart.h.ceil() as usize;
         let mut raster: Vec<u16> = Vec::new();
@@ -301,7 +293,7 @@ impl<'a> LaneCtx<'a> {
         let mut batch: Vec<Rect> = Vec::new();
         let mut batch_fill: Option<Fill> = None;
         let mut outlines: Vec<Rect> = Vec::new();
-        let limit = opts.exact_limit.unwrap_or(EXACT_LIMIT);
+        let limit = self.opts.exact_limit.unwrap_or(EXACT_LIMIT);
         let aggregate = chart.lod_index.estimate(&chart.parts, view.t0, view.t1) > limit;
         if aggregate {
             raster = vec![0; cols * rows];
@@ -432,28 +424,32 @@ impl<'a> LaneCtx<'a> {
         }
     }
 
-    /// Emphasis: findings, search matches, hover and selection outline every part of
-    /// their plane, so the two parts of a wrapped plane light up together. Drawn from
-    /// the frame's rectangles, or, in an occupancy frame, from the planes' data.
-    fn emphasis(&self, aggregate: bool, drawn: &[Drawn], p: &mut dyn Painter, frame: &mut Frame) {
+    /// The rectangles of the parts of `plane` in this lane and in view.
+    fn in_view(&self, plane: usize) -> Vec<Rect> {
         let LaneCtx {
             chart,
             view,
-            opts,
             l,
             lane,
             b,
             a_lo,
             a_hi,
+            ..
         } = *self;
-        let in_view = |plane: usize| -> Vec<Rect> {
-            chart
-                .parts_of(plane)
-                .filter(|q| q.lane == lane && (q.t1 as f64) > view.t0 && f64::from(q.t0) < view.t1)
-                .filter(|q| (q.a1 as f64) > a_lo && (q.a0 as f64) < a_hi)
-                .map(|q| part_rect(l, view, lane, q, &b.chart))
-                .collect()
-        };
+        chart
+            .parts_of(plane)
+            .filter(|q| q.lane == lane && (q.t1 as f64) > view.t0 && f64::from(q.t0) < view.t1)
+            .filter(|q| (q.a1 as f64) > a_lo && (q.a0 as f64) < a_hi)
+            .map(|q| part_rect(l, view, lane, q, &b.chart))
+            .collect()
+    }
+
+    /// Emphasis: findings, search matches, hover and selection outline every part of
+    /// their plane, so the two parts of a wrapped plane light up together. Drawn from
+    /// the frame's rectangles, or, in an occupancy frame, from the planes' data.
+    fn emphasis(&self, aggregate: bool, drawn: &[Drawn], p: &mut dyn Painter, frame: &mut Frame) {
+        let (chart, opts) = (self.chart, self.opts);
+        let in_view = |plane: usize| self.in_view(plane);
         let emphasis =
             |planes: &mut dyn Iterator<Item = usize>, keep: &dyn Fn(usize) -> bool| -> Vec<Rect> {
                 if aggregate {
