@@ -1,6 +1,6 @@
 //! Resolving a document into a plan: the one planning path of memplan. The CLI
 //! (`memplan plan`, `stats`, `check`, `convert`, `render`), the page's Web Worker
-//! (`src/web/worker.rs`), `<memplan-view>` (`src/web/embed.rs`) and Python
+//! (`src/web/worker.rs`), `<memplan-view>` (`src/web/shown.rs`) and Python
 //! (`src/python.rs`) all build a [`Request`] and call [`Session::plan`], or
 //! [`resolve`] for the plan as loaded, so the same file and strategy give the same
 //! plan everywhere.

@@ -7,7 +7,6 @@
 use crate::formats::{self, Export};
 use crate::planning::{self, Request, Session};
 use crate::scene::svg::to_svg;
-use crate::scene::theme::Theme;
 use crate::scene::{Chart, Options, View};
 use crate::strategies::Budget;
 use crate::Error;
@@ -76,7 +75,7 @@ fn svg(text: &str, name: &str, names: bool, width: u32, height: u32) -> PyResult
         exact_limit: Some(usize::MAX),
         ..Options::default()
     };
-    Ok(to_svg(&chart, &view, &opts, Theme::Light).0)
+    Ok(to_svg(&chart, &view, &opts).0)
 }
 
 #[pymodule]

@@ -146,105 +146,122 @@ impl Schedule {
     /// Inputs are checked first for every node, then consumers.
     /// Errors carry the JSON path inside a memplan file (`$.schedule...`).
     pub fn validate(&self) -> Result<()> {
-        let n = self.nodes.len();
         for (i, node) in self.nodes.iter().enumerate() {
             for (k, input) in node.inputs.iter().enumerate() {
-                let Some(p) = input.parent else { continue };
-                let path = format!("$.schedule.nodes[{i}].inputs[{k}].parent");
-                let Some(parent) = self.nodes.get(p.node) else {
-                    return Err(Error::at_path(
-                        format!("{path}.node"),
-                        format!(
-                            "node {} does not exist (the schedule has {n} nodes)",
-                            p.node
-                        ),
-                    ));
-                };
-                let Some(out) = parent.outputs.get(p.output) else {
-                    return Err(Error::at_path(
-                        format!("{path}.output"),
-                        format!(
-                            "node {} ({}) has no output {} (it has {})",
-                            p.node,
-                            parent.name,
-                            p.output,
-                            parent.outputs.len()
-                        ),
-                    ));
-                };
-                if p.node >= i {
-                    return Err(Error::at_path(
-                        path,
-                        format!(
-                            "parent node {} ({}) does not run before node {i} ({}): the data \
-                             edges form a cycle or the nodes are not in execution order",
-                            p.node, parent.name, node.name
-                        ),
-                    ));
-                }
-                if !out.consumers.contains(&Consumer { node: i, input: k }) {
-                    return Err(Error::at_path(
-                        path,
-                        format!(
-                            "nodes[{}].outputs[{}].consumers does not list {{node: {i}, input: {k}}}",
-                            p.node, p.output
-                        ),
-                    ));
-                }
+                self.validate_input(i, k, input)?;
             }
         }
         // Consumers second, so that a dangling or backward parent is reported at the
         // input that names it rather than as a consumer mismatch.
         for (i, node) in self.nodes.iter().enumerate() {
             for (o, out) in node.outputs.iter().enumerate() {
-                let opath = format!("$.schedule.nodes[{i}].outputs[{o}]");
-                if out.element_bytes == 0 {
-                    return Err(Error::at_path(
-                        format!("{opath}.element_bytes"),
-                        "expected a positive number of bytes per element",
-                    ));
-                }
-                for (r, &reader) in out.param_readers.iter().enumerate() {
-                    if reader >= n {
-                        return Err(Error::at_path(
-                            format!("{opath}.param_readers[{r}]"),
-                            format!("node {reader} does not exist (the schedule has {n} nodes)"),
-                        ));
-                    }
-                }
-                for (c, cons) in out.consumers.iter().enumerate() {
-                    let cpath = format!("{opath}.consumers[{c}]");
-                    let Some(reader) = self.nodes.get(cons.node) else {
-                        return Err(Error::at_path(
-                            format!("{cpath}.node"),
-                            format!(
-                                "node {} does not exist (the schedule has {n} nodes)",
-                                cons.node
-                            ),
-                        ));
-                    };
-                    let Some(input) = reader.inputs.get(cons.input) else {
-                        return Err(Error::at_path(
-                            format!("{cpath}.input"),
-                            format!(
-                                "node {} ({}) has no data input {} (it has {})",
-                                cons.node,
-                                reader.name,
-                                cons.input,
-                                reader.inputs.len()
-                            ),
-                        ));
-                    };
-                    if input.parent != Some(Port { node: i, output: o }) {
-                        return Err(Error::at_path(
-                            cpath,
-                            format!(
-                                "nodes[{}].inputs[{}].parent is not {{node: {i}, output: {o}}}",
-                                cons.node, cons.input
-                            ),
-                        ));
-                    }
-                }
+                self.validate_output(i, o, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Schedule::validate`] of input `k` of node `i`: its parent exists, runs
+    /// before it and lists it as a consumer.
+    fn validate_input(&self, i: usize, k: usize, input: &Input) -> Result<()> {
+        let (n, node) = (self.nodes.len(), &self.nodes[i]);
+        let Some(p) = input.parent else {
+            return Ok(());
+        };
+        let path = format!("$.schedule.nodes[{i}].inputs[{k}].parent");
+        let Some(parent) = self.nodes.get(p.node) else {
+            return Err(Error::at_path(
+                format!("{path}.node"),
+                format!(
+                    "node {} does not exist (the schedule has {n} nodes)",
+                    p.node
+                ),
+            ));
+        };
+        let Some(out) = parent.outputs.get(p.output) else {
+            return Err(Error::at_path(
+                format!("{path}.output"),
+                format!(
+                    "node {} ({}) has no output {} (it has {})",
+                    p.node,
+                    parent.name,
+                    p.output,
+                    parent.outputs.len()
+                ),
+            ));
+        };
+        if p.node >= i {
+            return Err(Error::at_path(
+                path,
+                format!(
+                    "parent node {} ({}) does not run before node {i} ({}): the data \
+                     edges form a cycle or the nodes are not in execution order",
+                    p.node, parent.name, node.name
+                ),
+            ));
+        }
+        if !out.consumers.contains(&Consumer { node: i, input: k }) {
+            return Err(Error::at_path(
+                path,
+                format!(
+                    "nodes[{}].outputs[{}].consumers does not list {{node: {i}, input: {k}}}",
+                    p.node, p.output
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// [`Schedule::validate`] of output `o` of node `i`: positive element size,
+    /// existing readers, and consumers whose input names this output as its parent.
+    fn validate_output(&self, i: usize, o: usize, out: &Output) -> Result<()> {
+        let n = self.nodes.len();
+        let opath = format!("$.schedule.nodes[{i}].outputs[{o}]");
+        if out.element_bytes == 0 {
+            return Err(Error::at_path(
+                format!("{opath}.element_bytes"),
+                "expected a positive number of bytes per element",
+            ));
+        }
+        for (r, &reader) in out.param_readers.iter().enumerate() {
+            if reader >= n {
+                return Err(Error::at_path(
+                    format!("{opath}.param_readers[{r}]"),
+                    format!("node {reader} does not exist (the schedule has {n} nodes)"),
+                ));
+            }
+        }
+        for (c, cons) in out.consumers.iter().enumerate() {
+            let cpath = format!("{opath}.consumers[{c}]");
+            let Some(reader) = self.nodes.get(cons.node) else {
+                return Err(Error::at_path(
+                    format!("{cpath}.node"),
+                    format!(
+                        "node {} does not exist (the schedule has {n} nodes)",
+                        cons.node
+                    ),
+                ));
+            };
+            let Some(input) = reader.inputs.get(cons.input) else {
+                return Err(Error::at_path(
+                    format!("{cpath}.input"),
+                    format!(
+                        "node {} ({}) has no data input {} (it has {})",
+                        cons.node,
+                        reader.name,
+                        cons.input,
+                        reader.inputs.len()
+                    ),
+                ));
+            };
+            if input.parent != Some(Port { node: i, output: o }) {
+                return Err(Error::at_path(
+                    cpath,
+                    format!(
+                        "nodes[{}].inputs[{}].parent is not {{node: {i}, output: {o}}}",
+                        cons.node, cons.input
+                    ),
+                ));
             }
         }
         Ok(())

@@ -1,6 +1,7 @@
 //! docs/ARCHITECTURE.md's code map is the truth: its dependency table is parsed and
 //! every `crate::` edge between the top-level modules of `src/` must be one the table
-//! allows; neither the table nor the code has a cycle; and the core (every module but
+//! allows; neither the table nor the code has a cycle, nor has any module between its
+//! own submodules (`scene::chart` → `scene::lod` → `scene::chart` fails); and the core (every module but
 //! the shells) never touches the DOM, the file system or stdout.
 //!
 //! Edges are read from the code as text: `crate::module` paths and `use crate::{…}`
@@ -307,4 +308,207 @@ fn the_reader_of_edges_sees_groups_and_skips_comments_and_tests() {
     g.insert("x".into(), ["y".to_owned()].into());
     g.insert("y".into(), ["x".to_owned()].into());
     assert_eq!(cycle(&g).map(|c| c.len()), Some(3));
+}
+
+/// A file's module path below the crate (`src/scene/render.rs` → `scene::render`,
+/// `src/scene/mod.rs` → `scene`, `src/lib.rs` → the root); `None` for the binaries.
+fn module_path(path: &Path) -> Option<Vec<String>> {
+    let rel = path.strip_prefix(root().join("src")).unwrap();
+    let mut segs: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_str().unwrap().to_owned())
+        .collect();
+    if segs.first().is_some_and(|s| s == "bin") {
+        return None;
+    }
+    let last = segs.pop()?;
+    let stem = last.strip_suffix(".rs").unwrap_or(&last);
+    if stem != "mod" && stem != "lib" {
+        segs.push(stem.to_owned());
+    }
+    Some(segs)
+}
+
+/// The paths a `use` tree names, groups expanded: `a::{b, c::{d}}` → `a::b`, `a::c::d`.
+fn use_tree(text: &str) -> Vec<Vec<String>> {
+    let mut prefix = Vec::new();
+    let mut rest = text.trim_start();
+    loop {
+        if let Some(group) = rest.strip_prefix('{') {
+            let (mut depth, mut item, mut out) = (0, String::new(), Vec::new());
+            for c in group.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        out.extend(use_tree(&item));
+                        item.clear();
+                        continue;
+                    }
+                    _ => {}
+                }
+                item.push(c);
+            }
+            out.extend(use_tree(&item));
+            return out
+                .into_iter()
+                .map(|tail| prefix.iter().cloned().chain(tail).collect())
+                .collect();
+        }
+        let name = first_segment(rest);
+        if name.is_empty() {
+            return vec![prefix];
+        }
+        rest = &rest.trim_start()[name.len()..];
+        prefix.push(name);
+        match rest.strip_prefix("::") {
+            Some(more) => rest = more,
+            None => return vec![prefix],
+        }
+    }
+}
+
+/// The absolute module paths the code of the file at module path `at` names through
+/// `crate::`, `super::` (as often as written) and `self::`.
+fn named_paths(code: &str, at: &[String]) -> Vec<Vec<String>> {
+    // `super` of a file's module is its parent (a `mod.rs` is its folder's module).
+    let here = at.to_vec();
+    let mut out = Vec::new();
+    for anchor in ["crate::", "super::", "self::"] {
+        for (pos, _) in code.match_indices(anchor) {
+            let before = code[..pos].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue; // `memplan_crate::`, or a `super::` after another
+            }
+            let mut rest = &code[pos + anchor.len()..];
+            let mut base = match anchor {
+                "crate::" => Vec::new(),
+                "self::" => here.clone(),
+                _ => here[..here.len().saturating_sub(1)].to_vec(),
+            };
+            while let Some(more) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = more;
+            }
+            for tail in use_tree(rest) {
+                out.push(base.iter().cloned().chain(tail).collect());
+            }
+        }
+    }
+    out
+}
+
+/// Per module with submodules (`scene`, `manager`, `formats::onnx`…): the edges
+/// between its submodules, from `crate::`/`super::`/`self::` paths. A name the
+/// parent re-exports (`pub use chart::Chart`) counts as its submodule's.
+fn inner_graphs() -> BTreeMap<Vec<String>, Graph> {
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let modules: Vec<(PathBuf, Vec<String>)> = files
+        .iter()
+        .filter_map(|f| Some((f.clone(), module_path(f)?)))
+        .collect();
+    let all: BTreeSet<Vec<String>> = modules.iter().map(|m| m.1.clone()).collect();
+    // Parent module → (child names, re-exported name → child).
+    let mut children: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
+    for m in all.iter().filter(|m| !m.is_empty()) {
+        let (last, parent) = m.split_last().unwrap();
+        children
+            .entry(parent.to_vec())
+            .or_default()
+            .insert(last.clone());
+    }
+    let mut reexported: BTreeMap<Vec<String>, BTreeMap<String, String>> = BTreeMap::new();
+    for (file, m) in &modules {
+        let text = std::fs::read_to_string(file).unwrap();
+        for line in text.lines() {
+            let Some(rest) = line.trim().strip_prefix("pub use ") else {
+                continue;
+            };
+            for path in use_tree(rest.trim_end_matches(';')) {
+                let local = path
+                    .first()
+                    .filter(|c| children.get(m).is_some_and(|k| k.contains(*c)));
+                if let (Some(child), Some(name)) = (local, path.last()) {
+                    reexported
+                        .entry(m.clone())
+                        .or_default()
+                        .insert(name.clone(), child.clone());
+                }
+            }
+        }
+    }
+    let mut graphs: BTreeMap<Vec<String>, Graph> = BTreeMap::new();
+    for (file, m) in &modules {
+        let code = code(&std::fs::read_to_string(file).unwrap());
+        for target in named_paths(&code, m) {
+            for (parent, kids) in &children {
+                let depth = parent.len();
+                if parent.is_empty() || !m.starts_with(parent) || m.len() <= depth {
+                    continue;
+                }
+                if !target.starts_with(parent) || target.len() <= depth {
+                    continue;
+                }
+                let (from, name) = (&m[depth], &target[depth]);
+                let to = if kids.contains(name) {
+                    name.clone()
+                } else if let Some(child) = reexported.get(parent).and_then(|r| r.get(name)) {
+                    child.clone()
+                } else {
+                    continue; // an item of the parent module itself
+                };
+                let graph = graphs.entry(parent.clone()).or_default();
+                graph.entry(from.clone()).or_default();
+                if &to != from {
+                    graph.entry(from.clone()).or_default().insert(to);
+                }
+            }
+        }
+    }
+    graphs
+}
+
+#[test]
+fn no_module_has_a_cycle_between_its_submodules() {
+    let graphs = inner_graphs();
+    assert!(
+        graphs
+            .get(&vec!["scene".to_owned()])
+            .is_some_and(|g| g.len() > 10),
+        "the submodules of scene were not found"
+    );
+    let cycles: Vec<String> = graphs
+        .iter()
+        .filter_map(|(parent, g)| Some(format!("{}: {}", parent.join("::"), cycle(g)?.join(" → "))))
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "cycles between submodules:\n{}",
+        cycles.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_of_inner_edges_resolves_super_self_and_groups() {
+    let at = ["scene".to_owned(), "render".to_owned()];
+    let code = "use super::{chart::Chart, paint::{Align, Rect}};\nuse super::super::model::Plan;\n\
+                fn f() { self::g(); crate::scene::view::View::fit() }\n";
+    let mut found: Vec<String> = named_paths(code, &at)
+        .into_iter()
+        .map(|p| p.join("::"))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "model::Plan",
+            "scene::chart::Chart",
+            "scene::paint::Align",
+            "scene::paint::Rect",
+            "scene::render::g",
+            "scene::view::View::fit",
+        ]
+    );
 }

@@ -4,9 +4,9 @@
 //! right plane when a big plan is zoomed out.
 
 use memplan::model::{Buffer, BufferList, Plan};
-use memplan::scene::lod::Occupancy;
 use memplan::scene::{
-    self, hit_test, palette, render, Call, Chart, Options, PixelLayout, RecordingPainter, View,
+    self, hit_test, palette, render, Call, Chart, Options, PixelLayout, RecordingPainter, Renderer,
+    View,
 };
 use proptest::prelude::*;
 
@@ -42,9 +42,22 @@ fn synthetic(n: usize) -> Plan {
     })
 }
 
+/// A frame with nothing cached before it.
 fn frame(chart: &Chart, view: &View, opts: &Options) -> (RecordingPainter, scene::Frame) {
     let mut p = RecordingPainter::new();
     let f = render(chart, view, opts, &mut p);
+    (p, f)
+}
+
+/// A frame of `renderer`, which keeps the occupancy tiles of the frames before it.
+fn frame_of(
+    renderer: &mut Renderer,
+    chart: &Chart,
+    view: &View,
+    opts: &Options,
+) -> (RecordingPainter, scene::Frame) {
+    let mut p = RecordingPainter::new();
+    let f = renderer.render(chart, view, opts, &mut p);
     (p, f)
 }
 
@@ -147,12 +160,13 @@ fn occupancy_frames_cover_the_pixels_exact_frames_cover() {
 #[test]
 fn tiles_are_reused_while_hovering_and_panning() {
     let chart = Chart::new(synthetic(60_000));
+    let mut r = Renderer::default();
     let view = View::fit(&chart, 1280.0, 700.0, 1.0);
     let lod = Options {
         exact_limit: Some(5_000),
         ..Options::default()
     };
-    let (_, first) = frame(&chart, &view, &lod);
+    let (_, first) = frame_of(&mut r, &chart, &view, &lod);
     let s = first
         .occupancy
         .expect("60,000 planes fitted is an occupancy frame");
@@ -163,18 +177,18 @@ fn tiles_are_reused_while_hovering_and_panning() {
         selected: Some(20),
         ..lod.clone()
     };
-    let (_, again) = frame(&chart, &view, &opts);
+    let (_, again) = frame_of(&mut r, &chart, &view, &opts);
     let s = again.occupancy.expect("occupancy");
     assert_eq!((s.tiles_built, s.parts_visited), (0, 0));
     assert_eq!(again.parts_visited, 0);
     // Zoomed in 3x then panned: new tiles for the new level, then few for the pan.
     let mut z = view;
     z.zoom_time(&chart, 640.0, 3.0);
-    let (_, zf) = frame(&chart, &z, &lod);
+    let (_, zf) = frame_of(&mut r, &chart, &z, &lod);
     let built = zf.occupancy.expect("occupancy").tiles_built;
     assert!(built > 0);
     z.pan(&chart, -40.0, 0.0);
-    let (_, pf) = frame(&chart, &z, &lod);
+    let (_, pf) = frame_of(&mut r, &chart, &z, &lod);
     let s = pf.occupancy.expect("occupancy");
     assert!(
         s.tiles_built <= 3,
@@ -186,18 +200,18 @@ fn tiles_are_reused_while_hovering_and_panning() {
 
 #[test]
 fn a_zoom_refines_over_frames_from_coarser_tiles_to_the_exact_level() {
-    let mut chart = Chart::new(synthetic(60_000));
-    chart.occupancy = Occupancy::with_budget(4_000);
+    let chart = Chart::new(synthetic(60_000));
+    let mut r = Renderer::with_budget(4_000);
     let opts = occupancy();
     let mut view = View::fit(&chart, 1280.0, 700.0, 1.0);
     // Nothing cached yet: the first frame builds all it needs, whatever the budget.
-    let (_, f) = frame(&chart, &view, &opts);
+    let (_, f) = frame_of(&mut r, &chart, &view, &opts);
     assert!(!f.refining() && f.occupancy.expect("occupancy").tiles_built > 0);
     view.zoom_time(&chart, 640.0, 2.5);
     view.zoom_address(&chart, 300.0, 2.5);
-    let (rec, f) = frame(&chart, &view, &opts);
+    let (rec, f) = frame_of(&mut r, &chart, &view, &opts);
     assert!(f.refining(), "a zoom over budget shows coarser tiles first");
-    let (exact_rec, _) = frame(&chart, &view, &exact());
+    let (exact_rec, _) = frame_of(&mut r, &chart, &view, &exact());
     let (me, cols, rows) = coverage(&chart, &view, &exact_rec);
     let (mc, _, _) = coverage(&chart, &view, &rec);
     let ne = me.iter().filter(|&&v| v).count();
@@ -207,7 +221,7 @@ fn a_zoom_refines_over_frames_from_coarser_tiles_to_the_exact_level() {
     );
     let mut frames = 1;
     let last = loop {
-        let (rec, f) = frame(&chart, &view, &opts);
+        let (rec, f) = frame_of(&mut r, &chart, &view, &opts);
         frames += 1;
         if !f.refining() {
             break rec;
@@ -219,10 +233,11 @@ fn a_zoom_refines_over_frames_from_coarser_tiles_to_the_exact_level() {
         "the budget spread the work over {frames} frames"
     );
     // Once refined, the picture is the one a cache without budget draws at once.
-    let mut fresh = Chart::new(synthetic(60_000));
-    fresh.occupancy = Occupancy::with_budget(usize::MAX);
-    let (_, _) = frame(&fresh, &View::fit(&fresh, 1280.0, 700.0, 1.0), &opts);
-    let (direct, f) = frame(&fresh, &view, &opts);
+    let fresh = Chart::new(synthetic(60_000));
+    let mut unbounded = Renderer::with_budget(usize::MAX);
+    let fitted = View::fit(&fresh, 1280.0, 700.0, 1.0);
+    let (_, _) = frame_of(&mut unbounded, &fresh, &fitted, &opts);
+    let (direct, f) = frame_of(&mut unbounded, &fresh, &view, &opts);
     assert!(!f.refining());
     assert_eq!(last.calls, direct.calls);
 }

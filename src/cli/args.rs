@@ -1,5 +1,5 @@
 //! The command line, as clap derive types. Adding a subcommand = one variant here
-//! and one arm in `commands::run`.
+//! and one arm in `cli::run`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
-//! One function per subcommand. Each returns the exit status or an [`Error`] that
-//! `cli::main` prints as `memplan: FILE: place: message`.
+//! One function per subcommand (but `render`, in its own module). Each returns the exit
+//! status or an [`Error`] that `cli::main` prints as `memplan: FILE: place: message`.
 
-use super::args::{CheckArgs, Command, ConvertArgs, Dims, DriverName, PlanArgs, Source, StatsArgs};
+use super::args::{CheckArgs, ConvertArgs, Dims, DriverName, PlanArgs, Source, StatsArgs};
 use super::{components, INVALID, OK};
 use crate::drivers::{Driver, DriverOptions};
 use crate::formats::{self, Document, Export};
@@ -12,16 +12,6 @@ use crate::strategies::Budget;
 use crate::{Error, Result};
 use std::io::Write;
 use std::path::Path;
-
-pub fn run(command: Command) -> Result<u8> {
-    match command {
-        Command::Stats(a) => stats(a),
-        Command::Plan(a) => plan(a),
-        Command::Check(a) => check(a),
-        Command::Convert(a) => convert(a),
-        Command::Render(a) => super::render::render(a),
-    }
-}
 
 fn display(path: &Path) -> String {
     path.display().to_string()
@@ -75,7 +65,7 @@ fn write_out(path: &Path, text: &str) -> Result<()> {
     result.map_err(|e| Error::whole(format!("cannot write: {e}")).in_file(name))
 }
 
-fn stats(a: StatsArgs) -> Result<u8> {
+pub(super) fn stats(a: StatsArgs) -> Result<u8> {
     let doc = read(&a.file, &a.dims)?;
     let plan = resolve(&a.file, &doc)?;
     let s = crate::stats::stats(&plan);
@@ -120,7 +110,7 @@ fn stats(a: StatsArgs) -> Result<u8> {
     Ok(OK)
 }
 
-fn check(a: CheckArgs) -> Result<u8> {
+pub(super) fn check(a: CheckArgs) -> Result<u8> {
     let doc = read(&a.file, &a.dims)?;
     let plan = resolve(&a.file, &doc)?;
     let report = crate::check::check(&plan);
@@ -147,7 +137,7 @@ fn check(a: CheckArgs) -> Result<u8> {
     Ok(INVALID)
 }
 
-fn convert(a: ConvertArgs) -> Result<u8> {
+pub(super) fn convert(a: ConvertArgs) -> Result<u8> {
     let out = display(&a.output);
     let export = match &a.format {
         Some(f) => Export::from_name(f).ok_or_else(|| {
@@ -194,7 +184,7 @@ fn read_onnx(path: &Path, dims: &[String]) -> Result<Document> {
     Ok(Document::of_schedule(schedule))
 }
 
-fn plan(a: PlanArgs) -> Result<u8> {
+pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     let name = display(&a.file);
     if a.alignment == Some(0) {
         return Err(Error::whole("--alignment must be at least 1"));

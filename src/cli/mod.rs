@@ -9,6 +9,7 @@ mod components;
 mod progress;
 mod render;
 
+use args::Command;
 use std::process::ExitCode;
 
 /// Exit status of a successful run.
@@ -29,6 +30,17 @@ fn restore_sigpipe() {
     }
 }
 
+/// Runs one subcommand.
+fn run(command: Command) -> crate::Result<u8> {
+    match command {
+        Command::Stats(a) => commands::stats(a),
+        Command::Plan(a) => commands::plan(a),
+        Command::Check(a) => commands::check(a),
+        Command::Convert(a) => commands::convert(a),
+        Command::Render(a) => render::render(a),
+    }
+}
+
 /// Parses the arguments, runs the command, maps the outcome to an exit status.
 pub fn main() -> ExitCode {
     restore_sigpipe();
@@ -42,7 +54,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { FAILED } else { OK });
         }
     };
-    match std::panic::catch_unwind(|| commands::run(cli.command)) {
+    match std::panic::catch_unwind(|| run(cli.command)) {
         Ok(Ok(code)) => ExitCode::from(code),
         Ok(Err(e)) => {
             eprintln!("memplan: {e}");

@@ -94,9 +94,10 @@ pub fn render(a: RenderArgs) -> Result<u8> {
         names: a.names,
         hex: a.hex,
         exact_limit: Some(usize::MAX),
+        theme,
         ..Options::default()
     };
-    let (svg, _) = to_svg(&chart, &view, &opts, theme);
+    let (svg, _) = to_svg(&chart, &view, &opts);
     let bytes = match kind {
         Kind::Svg => svg.into_bytes(),
         Kind::Png => png(&svg, scale).map_err(|e| Error::whole(e).in_file(&out))?,

@@ -3,7 +3,7 @@
 //! so that the Concat itself costs no copy and no memory.
 
 use super::geometry::{self, Pixels};
-use super::sequential::{consumers, readers, scan_inputs};
+use super::inputs::{consumers, readers, scan_inputs};
 use super::DriverOptions;
 use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId};
 use crate::schedule::{Consumer, Node, Output, Schedule};

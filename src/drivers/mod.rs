@@ -9,6 +9,7 @@
 
 mod concat;
 mod geometry;
+mod inputs;
 mod sequential;
 
 use crate::manager::OptimizeStrategy;

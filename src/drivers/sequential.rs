@@ -1,10 +1,11 @@
 //! The node loop shared by the three drivers (Aidge's `SequentialScheduler`
 //! walks its static schedule once, node by node, one tick per planned node).
 
+use super::inputs::{consumers, is_planned, parent_plane, readers, scan_inputs};
 use super::{concat, geometry, Driver, DriverOptions, DEFAULT_CAPACITY};
 use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId};
 use crate::model::{Component, Plan, Step};
-use crate::schedule::{Node, Output, Port, Schedule};
+use crate::schedule::{Node, Output, Schedule};
 use crate::{Error, Result};
 use std::collections::BTreeMap;
 
@@ -199,46 +200,6 @@ fn release(mm: &mut MemoryManager, multi: bool, id: NodeId) -> Result<u64> {
     }
 }
 
-/// Aidge 0.10.1's `node->getChildren(outputIdx)`: the readers of one output
-/// (data and parameter inputs), as a set. They become the dependencies of the
-/// output's space, so each output of a multi-output node is released on its
-/// own (a Split's parts free as soon as their own reader ran).
-pub(super) fn consumers(out: &Output) -> Vec<NodeId> {
-    let mut c: Vec<NodeId> = out.consumers.iter().map(|c| c.node).collect();
-    c.extend(&out.param_readers);
-    c.sort_unstable();
-    c.dedup();
-    c
-}
-
-/// The parent's live plane feeding `input`, if planned (Aidge takes the last
-/// `nbOutputs` planes of the parent) and its space is not released.
-fn parent_plane(
-    schedule: &Schedule,
-    mm: &MemoryManager,
-    port: Port,
-) -> Result<Option<MemoryPlane>> {
-    let parent = &schedule.nodes[port.node];
-    let nb = mm.nb_planes(port.node);
-    let planned = parent.outputs.iter().filter(|o| is_planned(o)).count();
-    if nb < planned || port.output >= planned {
-        return Ok(None);
-    }
-    let plane = mm.planes(port.node)?[nb - planned + port.output].clone();
-    Ok((mm.space(plane.space).released == -1).then_some(plane))
-}
-
-/// Aidge 0.10.1 plans an output only when something reads it or the graph
-/// returns it.
-pub(super) fn is_planned(out: &Output) -> bool {
-    readers(out) > 0 || out.graph_output
-}
-
-/// `getChildren(outputIdx).size()`: readers through data and parameter inputs.
-pub(super) fn readers(out: &Output) -> usize {
-    out.consumers.len() + out.param_readers.len()
-}
-
 /// `SequentialScheduler::checkInPlace(node, o)`, read from the wheel: output
 /// `o` may overwrite input `o` (same index) when that input is connected, its
 /// parent output has a single reader, the input has no protected data, both
@@ -296,49 +257,4 @@ fn wrap_candidate(
     let mut best = None;
     scan_inputs(schedule, mm, node, req, &mut best, &mut 0)?;
     Ok(best)
-}
-
-/// The candidate scan of [`wrap_candidate`] over `node`'s data inputs, for an
-/// output of `req` bytes, updating the best `(plane, extra bytes)` so far and
-/// its reusable size (`getSize() - protected`). `req` is the output's
-/// plane size and layout.
-pub(super) fn scan_inputs(
-    schedule: &Schedule,
-    mm: &MemoryManager,
-    node: &Node,
-    (req, layout): (u64, Layout),
-    best: &mut Option<(MemoryPlane, u64)>,
-    wrap_size: &mut u64,
-) -> Result<()> {
-    for input in &node.inputs {
-        let Some(port) = input.parent else { continue };
-        let out = &schedule.nodes[port.node].outputs[port.output];
-        if readers(out) != 1 {
-            continue;
-        }
-        let Some(plane) = parent_plane(schedule, mm, port)? else {
-            continue;
-        };
-        let space = mm.space(plane.space);
-        let rd = input.required_data.wrapping_mul(out.element_bytes);
-        let rp = input.required_protected.wrapping_mul(out.element_bytes);
-        let start = plane.final_offset(space).wrapping_sub(space.offset);
-        if rp < rd || !mm.is_wrap_around(plane.space, start, req, layout) {
-            let size = plane.footprint();
-            match best {
-                None => {
-                    *wrap_size = size.wrapping_sub(rp);
-                    *best = Some((plane, rp));
-                }
-                // A better plane replaces the first one, but the extra bytes
-                // stay the first candidate's (the wheel's GoogLeNet margin).
-                Some((kept, _)) if size > wrap_size.wrapping_add(rp) => {
-                    *wrap_size = size.wrapping_sub(rp);
-                    *kept = plane;
-                }
-                Some(_) => {}
-            }
-        }
-    }
-    Ok(())
 }

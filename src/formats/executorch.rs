@@ -78,40 +78,7 @@ pub fn read(text: &str) -> Result<(Placed, Vec<String>)> {
     // tools' own): not worth a warning each.
     let (trace, _): (Trace, _) = from_json(text)?;
     let mut warnings = Vec::new();
-    let mut seen: Seen = BTreeMap::new();
-    let mut ops: HashMap<&str, &str> = HashMap::new();
-    let mut skipped = 0usize;
-    for (i, e) in trace.events.iter().enumerate() {
-        if e.ph != "X" {
-            skipped += 1;
-            continue;
-        }
-        let field = |v: Option<u64>, name: &str| {
-            v.ok_or_else(|| {
-                Error::at_path(
-                    format!("$.traceEvents[{i}].{name}"),
-                    format!(
-                        "missing: a memory trace's events have `{name}` (generate_memory_trace)"
-                    ),
-                )
-            })
-        };
-        let (ts, dur) = (field(e.ts, "ts")?, field(e.dur, "dur")?);
-        let (pid, tid) = (field(e.pid, "pid")?, field(e.tid, "tid")?);
-        if ts.checked_add(dur).is_none() {
-            return Err(Error::at_path(
-                format!("$.traceEvents[{i}].dur"),
-                format!("offset {ts} + size {dur} passes 2^64"),
-            ));
-        }
-        let entry = seen
-            .entry((pid, &e.name, ts, dur))
-            .or_insert((i, Vec::new()));
-        entry.1.push(tid);
-        if let Some(op) = e.args.as_ref().and_then(|a| a.op_name.as_deref()) {
-            ops.entry(&e.name).or_insert(op);
-        }
-    }
+    let (seen, ops, skipped) = events(&trace)?;
     if skipped > 0 {
         warnings.push(format!(
             "{skipped} event(s) without `\"ph\": \"X\"` ignored"
@@ -185,6 +152,47 @@ pub fn read(text: &str) -> Result<(Placed, Vec<String>)> {
         .collect();
     placed.steps.sort_unstable();
     Ok((placed, warnings))
+}
+
+/// The trace's `"ph": "X"` events: each tensor with its first event and steps, each
+/// tensor name's operator, and the count of other events (skipped). Errs at an
+/// event without its fields or whose offset + size passes 2^64.
+fn events(trace: &Trace) -> Result<(Seen<'_>, HashMap<&str, &str>, usize)> {
+    let mut seen: Seen = BTreeMap::new();
+    let mut ops: HashMap<&str, &str> = HashMap::new();
+    let mut skipped = 0usize;
+    for (i, e) in trace.events.iter().enumerate() {
+        if e.ph != "X" {
+            skipped += 1;
+            continue;
+        }
+        let field = |v: Option<u64>, name: &str| {
+            v.ok_or_else(|| {
+                Error::at_path(
+                    format!("$.traceEvents[{i}].{name}"),
+                    format!(
+                        "missing: a memory trace's events have `{name}` (generate_memory_trace)"
+                    ),
+                )
+            })
+        };
+        let (ts, dur) = (field(e.ts, "ts")?, field(e.dur, "dur")?);
+        let (pid, tid) = (field(e.pid, "pid")?, field(e.tid, "tid")?);
+        if ts.checked_add(dur).is_none() {
+            return Err(Error::at_path(
+                format!("$.traceEvents[{i}].dur"),
+                format!("offset {ts} + size {dur} passes 2^64"),
+            ));
+        }
+        let entry = seen
+            .entry((pid, &e.name, ts, dur))
+            .or_insert((i, Vec::new()));
+        entry.1.push(tid);
+        if let Some(op) = e.args.as_ref().and_then(|a| a.op_name.as_deref()) {
+            ops.entry(&e.name).or_insert(op);
+        }
+    }
+    Ok((seen, ops, skipped))
 }
 
 /// Refuses a trace written without `enable_memory_offsets=True`: at every step its

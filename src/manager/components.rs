@@ -8,8 +8,8 @@
 //! wheel's machine code and is checked end to end through the drivers' parity
 //! test (generate_memory_multiple_mems on real models).
 
-use super::ops::round_wrap;
-use super::ops::MemoryManager;
+use super::ops::{replay, required, Growth, MemoryManager};
+
 use super::space::{Layout, MemoryPlane, MemorySpace};
 use super::stack::Stack;
 use super::{NodeId, SpaceId};
@@ -159,28 +159,15 @@ impl MemoryManager {
         }
         let s = &mut self.spaces[space];
         s.size = s.size.max(required);
-        self.component_stacks[c].clear();
-        if self.clock < 0 {
-            self.available[c] = self.capacities[c];
-            return Ok(());
-        }
-        for t in 0..=self.clock {
-            for i in 0..self.component_spaces[c].len() {
-                let id = self.component_spaces[c][i];
-                if self.spaces[id].allocated == t {
-                    let size = self.spaces[id].size;
-                    self.spaces[id].offset = self.component_stacks[c].on(size);
-                }
-            }
-            for i in 0..self.component_spaces[c].len() {
-                let id = self.component_spaces[c][i];
-                let s = &self.spaces[id];
-                if s.released == t && s.dependencies.is_empty() {
-                    let off = s.offset;
-                    self.off_stack_component(c, off)?;
-                }
-            }
-        }
+        // The replay's frees need not give bytes back to `available`: it is
+        // recomputed from the blocks left.
+        let off = |stack: &mut Stack, offset| {
+            stack
+                .remove(offset)
+                .ok_or_else(|| off_stack_error(c, offset, stack))
+        };
+        let (ids, stack) = (&self.component_spaces[c], &mut self.component_stacks[c]);
+        replay(&mut self.spaces, ids, self.clock, stack, off)?;
         let used = self.component_stacks[c]
             .blocks()
             .values()
@@ -193,12 +180,10 @@ impl MemoryManager {
     /// to the component's available counter.
     fn off_stack_component(&mut self, c: usize, offset: u64) -> Result<u64> {
         self.check_component(c, "offStackComponent()")?;
-        let size = self.component_stacks[c].remove(offset).ok_or_else(|| {
-            Error::whole(format!(
-                "offStackComponent(): offset {offset} not found in component {c} (stack size is {})",
-                self.component_stacks[c].blocks().len()
-            ))
-        })?;
+        let stack = &mut self.component_stacks[c];
+        let size = stack
+            .remove(offset)
+            .ok_or_else(|| off_stack_error(c, offset, stack))?;
         self.available[c] = self.available[c].wrapping_add(size);
         Ok(size)
     }
@@ -220,18 +205,9 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<MemoryPlane> {
-        let full = layout.full_size(size);
-        let mut required = offset.wrapping_add(full);
-        if wrap {
-            let stride = size.max(layout.stride);
-            required = round_wrap(full.wrapping_add(extra), offset, stride, layout);
-        }
-        let s = &mut self.spaces[space];
-        if required > s.size || s.released >= 0 {
-            s.released = -1;
-            self.expand_multiple_mems(space, required)?;
-        }
-        self.spaces[space].dependencies.extend(deps.iter().copied());
+        let need = wrap.then(|| layout.full_size(size).wrapping_add(extra));
+        let required = required(offset, size, layout, need);
+        self.settle(space, required, deps, Growth::Component)?;
         Ok(MemoryPlane::new(
             space, self.clock, offset, size, component, layout,
         ))
@@ -251,10 +227,9 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<usize> {
-        self.planes.entry(node).or_default();
-        let plane = self
-            .reallocate_multiple_mems(space, offset, size, component, wrap, extra, deps, layout)?;
-        Ok(self.register(node, plane))
+        self.registered(node, |mm| {
+            mm.reallocate_multiple_mems(space, offset, size, component, wrap, extra, deps, layout)
+        })
     }
 
     /// `reallocateMultipleMems(plane, extraOffset, size, c, ...)`: exactly the
@@ -273,16 +248,8 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<MemoryPlane> {
-        self.follow(
-            prev,
-            extra_offset,
-            size,
-            component,
-            wrap,
-            extra,
-            deps,
-            layout,
-        )
+        let args = (extra_offset, size, component);
+        self.follow(prev, args, wrap, extra, deps, layout)
     }
 
     /// Registered form of [`MemoryManager::reallocate_after_multiple_mems`].
@@ -299,18 +266,18 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<usize> {
-        self.planes.entry(node).or_default();
-        let plane = self.follow(
-            prev,
-            extra_offset,
-            size,
-            component,
-            wrap,
-            extra,
-            deps,
-            layout,
-        )?;
-        Ok(self.register(node, plane))
+        self.registered(node, |mm| {
+            mm.reallocate_after_multiple_mems(
+                prev,
+                extra_offset,
+                size,
+                component,
+                wrap,
+                extra,
+                deps,
+                layout,
+            )
+        })
     }
 
     /// `releaseMultipleMems(space, c)`: marks a live space released now and frees
@@ -340,19 +307,7 @@ impl MemoryManager {
         let mut freed = 0u64;
         for c in 0..self.component_spaces.len() {
             for i in 0..self.component_spaces[c].len() {
-                let id = self.component_spaces[c][i];
-                let clock = self.clock;
-                let s = &mut self.spaces[id];
-                if s.dependencies.is_empty() {
-                    continue;
-                }
-                s.dependencies.remove(&node);
-                if s.owner.is_some_and(|o| self.producers.contains(&o)) {
-                    continue;
-                }
-                if s.released <= clock && s.dependencies.is_empty() {
-                    s.released = clock;
-                    let off = s.offset;
+                if let Some(off) = self.drop_dependency(self.component_spaces[c][i], node, true) {
                     freed = freed.wrapping_add(self.off_stack_component(c, off)?);
                 }
             }
@@ -452,4 +407,12 @@ impl MemoryManager {
         }
         peaks
     }
+}
+
+/// `offStackComponent`'s error: no block at `offset` in component `c`'s stack.
+fn off_stack_error(c: usize, offset: u64, stack: &Stack) -> Error {
+    Error::whole(format!(
+        "offStackComponent(): offset {offset} not found in component {c} (stack size is {})",
+        stack.blocks().len()
+    ))
 }

@@ -72,22 +72,14 @@ impl MemoryManager {
     pub fn expand(&mut self, space: SpaceId, required: u64) -> Result<()> {
         let s = &mut self.spaces[space];
         s.size = s.size.max(required);
-        self.stack.clear();
-        for c in 0..=self.clock {
-            for &id in &self.order {
-                if self.spaces[id].allocated == c {
-                    let off = self.stack.on(self.spaces[id].size);
-                    self.spaces[id].offset = off;
-                }
-            }
-            for &id in &self.order {
-                let s = &self.spaces[id];
-                if s.released == c && s.dependencies.is_empty() {
-                    self.stack.off(s.offset)?;
-                }
-            }
-        }
-        Ok(())
+        let clock = self.clock;
+        replay(
+            &mut self.spaces,
+            &self.order,
+            clock,
+            &mut self.stack,
+            Stack::off,
+        )
     }
 
     /// `allocate(size, deps, stride, length, count)`: a plane at offset 0 of a new
@@ -140,17 +132,9 @@ impl MemoryManager {
         layout: Layout,
     ) -> Result<MemoryPlane> {
         let full = layout.full_size(size);
-        let mut required = offset.wrapping_add(full);
-        if wrap {
-            required = round_wrap(
-                wrap_need(full, offset, extra),
-                offset,
-                size.max(layout.stride),
-                layout,
-            );
-        }
-        self.grow_or_revive(space, required)?;
-        self.spaces[space].dependencies.extend(deps.iter().copied());
+        let need = wrap.then(|| wrap_need(full, offset, extra));
+        let required = required(offset, size, layout, need);
+        self.settle(space, required, deps, Growth::Legacy)?;
         Ok(MemoryPlane::new(space, self.clock, offset, size, 0, layout))
     }
 
@@ -170,19 +154,18 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<MemoryPlane> {
-        self.follow(prev, extra_offset, size, 0, wrap, extra, deps, layout)
+        self.follow(prev, (extra_offset, size, 0), wrap, extra, deps, layout)
     }
 
     /// Aidge's `reallocate(plane, ...)` is `reallocateMultipleMems(plane, ...,
     /// componentId = 0, ...)`: one body for both; `component` only labels the
     /// new plane (the space grows through the legacy `expand` either way).
-    #[allow(clippy::too_many_arguments)]
+    /// `(extra_offset, size, component)` are the plane's start after `prev`, its size
+    /// and its label.
     pub(super) fn follow(
         &mut self,
         prev: &MemoryPlane,
-        extra_offset: u64,
-        size: u64,
-        component: usize,
+        (extra_offset, size, component): (u64, u64, usize),
         wrap: bool,
         extra: u64,
         deps: &[NodeId],
@@ -197,18 +180,16 @@ impl MemoryManager {
         };
         let init = start(self);
         let full = layout.full_size(size);
-        let mut required = init.wrapping_add(full);
+        let mut required = required(
+            init,
+            size,
+            layout,
+            wrap.then(|| wrap_need(full, init, extra)),
+        );
         if wrap {
-            required = round_wrap(
-                wrap_need(full, init, extra),
-                init,
-                size.max(layout.stride),
-                layout,
-            );
             required = round_wrap(required, prev.offset, prev.stride, prev.layout());
         }
-        self.grow_or_revive(space, required)?;
-        self.spaces[space].dependencies.extend(deps.iter().copied());
+        self.settle(space, required, deps, Growth::Legacy)?;
         let fin = start(self);
         Ok(MemoryPlane::new(
             space, self.clock, fin, size, component, layout,
@@ -230,9 +211,9 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<usize> {
-        self.planes.entry(node).or_default();
-        let plane = self.reallocate(space, offset, size, wrap, extra, deps, layout)?;
-        Ok(self.register(node, plane))
+        self.registered(node, |mm| {
+            mm.reallocate(space, offset, size, wrap, extra, deps, layout)
+        })
     }
 
     /// Registered form of [`MemoryManager::reallocate_after`]; returns the plane index.
@@ -248,18 +229,43 @@ impl MemoryManager {
         deps: &[NodeId],
         layout: Layout,
     ) -> Result<usize> {
+        self.registered(node, |mm| {
+            mm.reallocate_after(prev, extra_offset, size, wrap, extra, deps, layout)
+        })
+    }
+
+    /// The registered forms of every `reallocate`: the plane `make` returns, added
+    /// to `node`'s; its index. Like Aidge (`mMemPlanes[node]` is evaluated first),
+    /// the node gets an entry even when `make` throws.
+    pub(super) fn registered(
+        &mut self,
+        node: NodeId,
+        make: impl FnOnce(&mut Self) -> Result<MemoryPlane>,
+    ) -> Result<usize> {
         self.planes.entry(node).or_default();
-        let plane = self.reallocate_after(prev, extra_offset, size, wrap, extra, deps, layout)?;
+        let plane = make(self)?;
         Ok(self.register(node, plane))
     }
 
-    /// The common tail of both `reallocate`s: expand when too small or released.
-    fn grow_or_revive(&mut self, space: SpaceId, required: u64) -> Result<()> {
+    /// The common tail of every `reallocate`: the space grows (through the expand
+    /// `growth` names, which replays) when too small *or already released* (then it
+    /// is revived: `released = -1`), and `deps` join its set.
+    pub(super) fn settle(
+        &mut self,
+        space: SpaceId,
+        required: u64,
+        deps: &[NodeId],
+        growth: Growth,
+    ) -> Result<()> {
         let s = &mut self.spaces[space];
         if required > s.size || s.released >= 0 {
             s.released = -1;
-            self.expand(space, required)?;
+            match growth {
+                Growth::Legacy => self.expand(space, required)?,
+                Growth::Component => self.expand_multiple_mems(space, required)?,
+            }
         }
+        self.spaces[space].dependencies.extend(deps.iter().copied());
         Ok(())
     }
 
@@ -301,18 +307,38 @@ impl MemoryManager {
     pub fn release_dependencies(&mut self, node: NodeId) -> Result<u64> {
         let mut freed = 0u64;
         for i in 0..self.order.len() {
-            let id = self.order[i];
-            let s = &mut self.spaces[id];
-            if !s.dependencies.is_empty() {
-                s.dependencies.remove(&node);
-                if s.released <= self.clock && s.dependencies.is_empty() {
-                    s.released = self.clock;
-                    let off = s.offset;
-                    freed = freed.wrapping_add(self.stack.off(off)?);
-                }
+            if let Some(off) = self.drop_dependency(self.order[i], node, false) {
+                freed = freed.wrapping_add(self.stack.off(off)?);
             }
         }
         Ok(freed)
+    }
+
+    /// One space's step of both `releaseDependencies`: removes `node` from its
+    /// pending dependencies; when that empties the set (and the space is not
+    /// released later), the space is released now and the offset of its block, to
+    /// free, is returned. With `keep_producers` (the multiple-mems form), a space
+    /// whose owner is a Producer loses the dependency but is never released.
+    pub(super) fn drop_dependency(
+        &mut self,
+        id: SpaceId,
+        node: NodeId,
+        keep_producers: bool,
+    ) -> Option<u64> {
+        let clock = self.clock;
+        let s = &mut self.spaces[id];
+        if s.dependencies.is_empty() {
+            return None;
+        }
+        s.dependencies.remove(&node);
+        if keep_producers && s.owner.is_some_and(|o| self.producers.contains(&o)) {
+            return None;
+        }
+        if s.released <= clock && s.dependencies.is_empty() {
+            s.released = clock;
+            return Some(s.offset);
+        }
+        None
     }
 
     /// `tick()`: advances the clock. Unlike N2D2, Aidge releases nothing here.
@@ -425,6 +451,52 @@ impl MemoryManager {
 /// `max(fullSize + extra, start + extra)` (the doc's N2D2 formula is only
 /// `fullSize + extra`), so a plane that starts beyond its footprint still keeps
 /// its start inside the space (the constructor's `offset <= size`).
+/// Which `expand` a `reallocate` grows its space through: the legacy one (one stack
+/// for all spaces) or `expandMultipleMems` (the space's component's stack).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Growth {
+    Legacy,
+    Component,
+}
+
+/// The replay of both `expand`s: on the cleared `stack`, for each clock up to
+/// `clock`, the spaces of `ids` allocated then are placed (in `ids` order), then
+/// those released then with no dependencies are freed through `off` (whose error,
+/// Aidge's `offStack` or `offStackComponent`, ends the replay).
+pub(super) fn replay(
+    spaces: &mut [MemorySpace],
+    ids: &[SpaceId],
+    clock: Tick,
+    stack: &mut Stack,
+    mut off: impl FnMut(&mut Stack, u64) -> Result<u64>,
+) -> Result<()> {
+    stack.clear();
+    for t in 0..=clock {
+        for &id in ids {
+            if spaces[id].allocated == t {
+                spaces[id].offset = stack.on(spaces[id].size);
+            }
+        }
+        for &id in ids {
+            let s = &spaces[id];
+            if s.released == t && s.dependencies.is_empty() {
+                off(stack, s.offset)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The bytes a space needs for a plane of `size` starting at `start`: `start +
+/// fullSize`, or, when the plane wraps around, the `wrap` bytes it needs rounded up
+/// from `start` to whole lines or pixels ([`round_wrap`]).
+pub(super) fn required(start: u64, size: u64, layout: Layout, wrap: Option<u64>) -> u64 {
+    match wrap {
+        None => start.wrapping_add(layout.full_size(size)),
+        Some(need) => round_wrap(need, start, size.max(layout.stride), layout),
+    }
+}
+
 pub(super) fn wrap_need(full: u64, start: u64, extra: u64) -> u64 {
     full.wrapping_add(extra).max(start.wrapping_add(extra))
 }

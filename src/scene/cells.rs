@@ -1,13 +1,12 @@
 //! A grid of one-pixel cells painted as rectangles: runs of equal cells per row,
-//! merged downwards: what [`super::paint::Painter::cells`] paints unless the surface can blit an image
+//! merged downwards: what `Painter::cells` paints unless the surface can blit an image
 //! (the canvas does): SVG, PNG export tiles and the tests' recording painter use it.
+//! Whether a raster is too fragmented for its colours is decided once, by the renderer
+//! (`render::DENSE_RUNS`), before any surface sees it: a canvas and an SVG of one
+//! frame show the same colours.
 
 use super::geom::{Color, Rect};
 use std::collections::BTreeMap;
-
-/// Above this many runs the raster is painted in one colour: its cells are then
-/// too dense for colours to be told apart, and one colour merges into long runs.
-const RASTER_RUN_BUDGET: usize = 20_000;
 
 /// `cols × rows` cells, row-major from the top: 0 is empty, `k` is `colors[k - 1]`.
 #[derive(Debug, Clone, Copy)]
@@ -18,49 +17,22 @@ pub struct Cells<'a> {
     pub colors: &'a [Color],
 }
 
-/// A raster as rectangles in cell units, from its corner.
-pub enum Runs {
-    /// Too many runs: the occupied cells, to be painted in one colour.
-    Dense(Vec<Rect>),
-    /// Rectangles of each colour, in colour order.
-    ByColor(Vec<(Color, Vec<Rect>)>),
-}
-
-/// Runs of equal cells: horizontal runs per row, extended downwards while the next
-/// row has the same run.
-pub fn runs(grid: &Cells) -> Runs {
-    let Cells {
-        cols,
-        rows,
-        cells: raster,
-        colors,
-    } = *grid;
-    let Some(rects) = raster_runs(raster, cols, rows, |v| v, RASTER_RUN_BUDGET) else {
-        let rects =
-            raster_runs(raster, cols, rows, |v| u16::from(v != 0), usize::MAX).unwrap_or_default();
-        return Runs::Dense(rects.into_iter().map(|(_, r)| r).collect());
-    };
+/// Runs of equal cells, in cell units from the raster's corner: horizontal runs per
+/// row, extended downwards while the next row has the same run; grouped by colour, in
+/// colour order.
+pub fn runs(grid: &Cells) -> Vec<(Color, Vec<Rect>)> {
     let mut by_key: BTreeMap<u16, Vec<Rect>> = BTreeMap::new();
-    for (v, r) in rects {
+    for (v, r) in raster_runs(grid.cells, grid.cols, grid.rows) {
         by_key.entry(v).or_default().push(r);
     }
-    Runs::ByColor(
-        by_key
-            .into_iter()
-            .map(|(v, rs)| (colors[v as usize - 1], rs))
-            .collect(),
-    )
+    by_key
+        .into_iter()
+        .map(|(v, rs)| (grid.colors[v as usize - 1], rs))
+        .collect()
 }
 
-/// Runs of equal non-zero `key(cell)` in cell units, merged vertically; `None` once
-/// there are more than `limit`.
-fn raster_runs(
-    raster: &[u16],
-    cols: usize,
-    rows: usize,
-    key: impl Fn(u16) -> u16,
-    limit: usize,
-) -> Option<Vec<(u16, Rect)>> {
+/// Runs of equal non-zero cells in cell units, merged vertically.
+fn raster_runs(raster: &[u16], cols: usize, rows: usize) -> Vec<(u16, Rect)> {
     let mut out: Vec<(u16, Rect)> = Vec::new();
     // Runs of the previous and the current row, by start: (start, end, key, index
     // into `out`). Both are sorted, so matching is a merge, not a lookup.
@@ -71,9 +43,9 @@ fn raster_runs(
         let mut c = 0;
         let mut j = 0;
         while c < cols {
-            let v = key(line[c]);
+            let v = line[c];
             let start = c;
-            while c < cols && key(line[c]) == v {
+            while c < cols && line[c] == v {
                 c += 1;
             }
             if v == 0 {
@@ -88,9 +60,6 @@ fn raster_runs(
                     i
                 }
                 _ => {
-                    if out.len() >= limit {
-                        return None;
-                    }
                     out.push((
                         v,
                         Rect {
@@ -108,5 +77,5 @@ fn raster_runs(
         std::mem::swap(&mut prev, &mut cur);
         cur.clear();
     }
-    Some(out)
+    out
 }

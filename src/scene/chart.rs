@@ -1,12 +1,17 @@
 //! What the chart needs from a plan, computed once per file: the rectangles in data
 //! units (clock × address), one lane per memory component, the checker's findings,
-//! and the numbers of the stats panel. Views and frames are cheap on top of this.
+//! and the numbers of the stats panel, and the clock index over the parts. Immutable
+//! once made: what frames keep between them (occupancy tiles) is the renderer's
+//! ([`super::render::Renderer`]). Views and frames are cheap on top of this.
 
-use super::lod::{Occupancy, PartIndex};
+use super::palette;
 use crate::check::{self, Report};
 use crate::model::{Bytes, Clock, Plan};
 use crate::stats::{self, Stats};
 use std::borrow::Cow;
+
+/// Parts per block of the clock index.
+const BLOCK: usize = 128;
 
 /// One drawn piece of a plane: its contiguous part, or the wrapped part that
 /// continues at the start of its space.
@@ -73,9 +78,8 @@ pub struct Chart {
     pub covered_from: Vec<u64>,
     /// Per plane: its writer is a producer (weights, inputs), drawn hatched.
     pub producer: Vec<bool>,
-    /// Level of detail: parts by clock, and the occupancy tiles of zoomed-out frames.
+    /// Level of detail: parts by clock, so a frame or a hover visits what is in view.
     pub lod_index: PartIndex,
-    pub occupancy: Occupancy,
 }
 
 impl Chart {
@@ -91,59 +95,9 @@ impl Chart {
     /// ([`crate::formats::wire`]), as they are most of the work for a big plan. The
     /// rest is linear in the plan and allocates nothing per plane.
     pub fn with(plan: Plan, stats: Stats, report: Report) -> Chart {
-        let ncomp = plan.components.len().max(1);
-        let mut used = vec![false; ncomp];
-        used[0] = true;
-        for s in &plan.spaces {
-            if let Some(u) = used.get_mut(s.component) {
-                *u = true;
-            }
-        }
-        let mut lane_of = vec![usize::MAX; ncomp];
-        let mut lanes = Vec::new();
-        for c in (0..ncomp).filter(|&c| used[c]) {
-            lane_of[c] = lanes.len();
-            let cs = stats.components.get(c);
-            let live = cs.map_or_else(Vec::new, |s| s.live.clone());
-            let max_live = live.iter().map(|r| r.1).max().unwrap_or(0);
-            lanes.push(Lane {
-                component: c,
-                name: cs.map_or_else(|| "mem".into(), |s| s.name.clone()),
-                peak: cs.map_or(0, |s| s.peak),
-                lower_bound: cs.map_or(0, |s| s.lower_bound),
-                extent: 1,
-                live,
-                max_live,
-                capacity: plan.components.get(c).and_then(|x| x.capacity),
-            });
-        }
+        let (mut lanes, lane_of) = lanes(&plan, &stats);
         let horizon = u64::from(plan.max_lifetime) + 1;
-        let mut parts = Vec::with_capacity(plan.planes.len());
-        let lives = plan.plane_last_lives();
-        for (i, p) in plan.planes.iter().enumerate() {
-            let Some(space) = plan.spaces.get(p.space) else {
-                continue;
-            };
-            let lane = lane_of[space.component.min(ncomp - 1)];
-            let t1 = u64::from(lives[i]) + 1;
-            let mut push = |wrapped, a0: Bytes, size: Bytes| {
-                if size > 0 {
-                    parts.push(Part {
-                        plane: i,
-                        wrapped,
-                        lane,
-                        t0: p.allocated,
-                        t1: t1.max(u64::from(p.allocated) + 1),
-                        a0,
-                        a1: a0.saturating_add(size),
-                    });
-                }
-            };
-            push(false, p.cont_offset, p.cont_size);
-            if p.is_wrapped() {
-                push(true, p.wrap_offset, p.wrap_size);
-            }
-        }
+        let mut parts = parts(&plan, &lane_of);
         // Keys are unique, so an unstable sort gives the same order; plans usually
         // list planes by allocation, which the check finds in one pass.
         let key = |q: &Part| (q.t0, q.plane, q.wrapped);
@@ -194,7 +148,6 @@ impl Chart {
             covered_from,
             producer,
             lod_index,
-            occupancy: Occupancy::default(),
         }
     }
 
@@ -223,6 +176,12 @@ impl Chart {
                 }
             }
         }
+    }
+
+    /// True when lanes carry a title (name and peak) above their chart: several
+    /// memories, or one with a name of its own (a single Aidge memory is `mem`).
+    pub fn titled(&self) -> bool {
+        self.lanes.len() > 1 || self.lanes.first().is_some_and(|l| l.name != "mem")
     }
 
     /// Display name of step `step`: its name, or `unnamed · step N` (see [`Chart::name`]).
@@ -263,6 +222,71 @@ impl Chart {
             .filter(|&i| self.name(i).to_lowercase().contains(&q))
             .collect()
     }
+}
+
+/// One lane per memory component that holds a space (and always the first), with
+/// its stats; and the lane of each component (`usize::MAX` for those without one).
+fn lanes(plan: &Plan, stats: &Stats) -> (Vec<Lane>, Vec<usize>) {
+    let ncomp = plan.components.len().max(1);
+    let mut used = vec![false; ncomp];
+    used[0] = true;
+    for s in &plan.spaces {
+        if let Some(u) = used.get_mut(s.component) {
+            *u = true;
+        }
+    }
+    let mut lane_of = vec![usize::MAX; ncomp];
+    let mut lanes = Vec::new();
+    for c in (0..ncomp).filter(|&c| used[c]) {
+        lane_of[c] = lanes.len();
+        let cs = stats.components.get(c);
+        let live = cs.map_or_else(Vec::new, |s| s.live.clone());
+        let max_live = live.iter().map(|r| r.1).max().unwrap_or(0);
+        lanes.push(Lane {
+            component: c,
+            name: cs.map_or_else(|| "mem".into(), |s| s.name.clone()),
+            peak: cs.map_or(0, |s| s.peak),
+            lower_bound: cs.map_or(0, |s| s.lower_bound),
+            extent: 1,
+            live,
+            max_live,
+            capacity: plan.components.get(c).and_then(|x| x.capacity),
+        });
+    }
+    (lanes, lane_of)
+}
+
+/// The parts of every plane in plan order: the contiguous one, and the wrapped one
+/// of a wrapped plane, each in its component's lane.
+fn parts(plan: &Plan, lane_of: &[usize]) -> Vec<Part> {
+    let ncomp = lane_of.len();
+    let mut parts = Vec::with_capacity(plan.planes.len());
+    let lives = plan.plane_last_lives();
+    for (i, p) in plan.planes.iter().enumerate() {
+        let Some(space) = plan.spaces.get(p.space) else {
+            continue;
+        };
+        let lane = lane_of[space.component.min(ncomp - 1)];
+        let t1 = u64::from(lives[i]) + 1;
+        let mut push = |wrapped, a0: Bytes, size: Bytes| {
+            if size > 0 {
+                parts.push(Part {
+                    plane: i,
+                    wrapped,
+                    lane,
+                    t0: p.allocated,
+                    t1: t1.max(u64::from(p.allocated) + 1),
+                    a0,
+                    a1: a0.saturating_add(size),
+                });
+            }
+        };
+        push(false, p.cont_offset, p.cont_size);
+        if p.is_wrapped() {
+            push(true, p.wrap_offset, p.wrap_size);
+        }
+    }
+    parts
 }
 
 /// For each plane, the first clock after its allocation at which another plane of the
@@ -310,4 +334,66 @@ fn covered_from(plan: &Plan, parts: &[Part]) -> Vec<u64> {
         }
     }
     out
+}
+
+/// Blocks of consecutive parts (in drawing order) with the latest end of each.
+#[derive(Debug, Clone, Default)]
+pub struct PartIndex {
+    block_end: Vec<u64>,
+    /// Per part: its occupancy-tile value (`palette::NODES` index + 1), so building a
+    /// tile ([`super::lod`]) reads the parts alone.
+    tile_value: Vec<u8>,
+}
+
+impl PartIndex {
+    pub fn new(plan: &Plan, parts: &[Part]) -> PartIndex {
+        PartIndex {
+            block_end: parts
+                .chunks(BLOCK)
+                .map(|b| b.iter().map(|q| q.t1).max().unwrap_or(0))
+                .collect(),
+            tile_value: parts
+                .iter()
+                .map(|q| (palette::node_index(plan.planes[q.plane].node) + 1) as u8)
+                .collect(),
+        }
+    }
+
+    /// Indices of the blocks that may hold a part live somewhere in `[lo, hi)`, and
+    /// the number of parts that start before `hi`.
+    fn blocks(
+        &self,
+        parts: &[Part],
+        lo: f64,
+        hi: f64,
+    ) -> (impl DoubleEndedIterator<Item = usize> + '_, usize) {
+        let end = parts.partition_point(|q| f64::from(q.t0) < hi);
+        let kept = (0..end.div_ceil(BLOCK)).filter(move |&b| self.block_end[b] as f64 > lo);
+        (kept, end)
+    }
+
+    /// Indices of the parts live somewhere in clocks `[lo, hi)`, in drawing order
+    /// (reverse it for topmost first).
+    pub fn visible<'a>(
+        &'a self,
+        parts: &'a [Part],
+        lo: f64,
+        hi: f64,
+    ) -> impl DoubleEndedIterator<Item = usize> + 'a {
+        let (blocks, end) = self.blocks(parts, lo, hi);
+        blocks
+            .flat_map(move |b| b * BLOCK..((b + 1) * BLOCK).min(end))
+            .filter(move |&i| parts[i].t1 as f64 > lo)
+    }
+
+    /// The occupancy-tile value of part `k`: its node's `palette::NODES` index + 1.
+    pub fn tile_value(&self, k: usize) -> u8 {
+        self.tile_value[k]
+    }
+
+    /// An upper bound of `visible(lo, hi).count()`, from block counts alone.
+    pub fn estimate(&self, parts: &[Part], lo: f64, hi: f64) -> usize {
+        let (blocks, end) = self.blocks(parts, lo, hi);
+        blocks.map(|b| ((b + 1) * BLOCK).min(end) - b * BLOCK).sum()
+    }
 }

@@ -1,7 +1,7 @@
 //! Which plane is under the pointer. Works on data, not on the last frame: the point
 //! becomes a clock and an address, and the topmost part holding it wins (parts are
 //! in drawing order). Parts thinner than a pixel are found within one pixel, so the
-//! rasterized ones stay pickable. The clock index ([`super::lod::PartIndex`]) limits
+//! rasterized ones stay pickable. The clock index ([`super::chart::PartIndex`]) limits
 //! the search to the parts live within a pixel of the pointer's clock.
 
 use super::chart::Chart;

@@ -1,27 +1,20 @@
-//! Level of detail for big plans: what keeps a frame and a hover cheap at a million planes.
+//! Level of detail for big plans: what keeps a zoomed-out frame cheap at a million
+//! planes (the clock index that keeps zoomed frames and hovers cheap is the chart's,
+//! [`super::chart::PartIndex`]).
 //!
-//! Two structures, both built from [`Chart::parts`] (sorted by first clock):
-//!
-//! - [`PartIndex`]: the parts cut into blocks of consecutive parts, each with the latest
-//!   end of its parts. A clock window visits only the blocks that can hold a part live in
-//!   it, so a zoomed frame and a hover touch what is on screen, not the whole plan.
-//! - [`Occupancy`]: when a view holds too many parts to draw one by one, the lane is
-//!   drawn from tiles of aggregate occupancy (which node colour, if any, covers each
-//!   cell), a pyramid in the spirit of map tiles: at level `(lt, la)` the lane is cut
-//!   into `2^lt × 2^la` tiles of [`TILE`]² cells. A frame picks the level whose cells
-//!   are no larger than a pixel, builds the tiles it lacks (one pass over the parts of
-//!   their clock range) and keeps them, so panning and hovering reuse them and only
-//!   the cells on screen are visited.
+//! [`Occupancy`]: when a view holds too many parts to draw one by one, the lane is
+//! drawn from tiles of aggregate occupancy (which node colour, if any, covers each
+//! cell), a pyramid in the spirit of map tiles: at level `(lt, la)` the lane is cut
+//! into `2^lt × 2^la` tiles of [`TILE`]² cells. A frame picks the level whose cells
+//! are no larger than a pixel, builds the tiles it lacks (one pass over the parts of
+//! their clock range) and keeps them, so panning and hovering reuse them and only
+//! the cells on screen are visited. The cache belongs to the renderer of one chart
+//! ([`super::render::Renderer`]), not to the chart, which stays immutable.
 
-use super::chart::{Chart, Part};
-use super::palette;
+use super::chart::Chart;
 use super::view::{PixelLayout, View};
-use crate::model::Plan;
-use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-/// Parts per block of the index.
-const BLOCK: usize = 128;
 /// Cells per tile side.
 pub const TILE: usize = 256;
 /// Tiles kept at most (64 KiB each); beyond, the least recently used half goes.
@@ -32,70 +25,13 @@ const BUILD_BUDGET: usize = 60_000;
 /// Deepest address level: cells of a lane of 2^64 bytes stay above 2^(64-8-40) bytes.
 const MAX_ADDRESS_LEVEL: u32 = 40;
 
-/// Blocks of consecutive parts (in drawing order) with the latest end of each.
-#[derive(Debug, Clone, Default)]
-pub struct PartIndex {
-    block_end: Vec<u64>,
-    /// Per part: its tile value (`palette::NODES` index + 1), so building a tile
-    /// reads the parts alone.
-    tile_value: Vec<u8>,
-}
-
-impl PartIndex {
-    pub fn new(plan: &Plan, parts: &[Part]) -> PartIndex {
-        PartIndex {
-            block_end: parts
-                .chunks(BLOCK)
-                .map(|b| b.iter().map(|q| q.t1).max().unwrap_or(0))
-                .collect(),
-            tile_value: parts
-                .iter()
-                .map(|q| (palette::node_index(plan.planes[q.plane].node) + 1) as u8)
-                .collect(),
-        }
-    }
-
-    /// Indices of the blocks that may hold a part live somewhere in `[lo, hi)`, and
-    /// the number of parts that start before `hi`.
-    fn blocks(
-        &self,
-        parts: &[Part],
-        lo: f64,
-        hi: f64,
-    ) -> (impl DoubleEndedIterator<Item = usize> + '_, usize) {
-        let end = parts.partition_point(|q| f64::from(q.t0) < hi);
-        let kept = (0..end.div_ceil(BLOCK)).filter(move |&b| self.block_end[b] as f64 > lo);
-        (kept, end)
-    }
-
-    /// Indices of the parts live somewhere in clocks `[lo, hi)`, in drawing order
-    /// (reverse it for topmost first).
-    pub fn visible<'a>(
-        &'a self,
-        parts: &'a [Part],
-        lo: f64,
-        hi: f64,
-    ) -> impl DoubleEndedIterator<Item = usize> + 'a {
-        let (blocks, end) = self.blocks(parts, lo, hi);
-        blocks
-            .flat_map(move |b| b * BLOCK..((b + 1) * BLOCK).min(end))
-            .filter(move |&i| parts[i].t1 as f64 > lo)
-    }
-
-    /// An upper bound of `visible(lo, hi).count()`, from block counts alone.
-    pub fn estimate(&self, parts: &[Part], lo: f64, hi: f64) -> usize {
-        let (blocks, end) = self.blocks(parts, lo, hi);
-        blocks.map(|b| ((b + 1) * BLOCK).min(end) - b * BLOCK).sum()
-    }
-}
-
 /// One tile: a node-colour index per cell (0 = empty, else `palette::NODES` index + 1),
 /// row-major with row 0 at the lowest address.
 #[derive(Debug, Clone)]
 struct Tile {
     cells: Vec<u8>,
     /// Last frame that drew from it, for eviction.
-    used: Cell<u64>,
+    used: u64,
 }
 
 /// The cells a frame shows (global cell columns `gi`, rows `gj`, ends excluded) and
@@ -139,16 +75,52 @@ impl Visible {
 /// Lane, time level, address level, tile column, tile row.
 type TileKey = (usize, u32, u32, u64, u64);
 
-/// The tile cache of one chart. Interior mutability because frames draw from a
-/// shared `&Chart`; the page is single-threaded.
+/// The tile cache of one chart, owned by its renderer: a frame takes it `&mut`.
 #[derive(Debug, Clone)]
 pub struct Occupancy {
     /// Parts a frame visits at most to build tiles when coarser ones can stand in.
     budget: usize,
-    tiles: RefCell<HashMap<TileKey, Tile>>,
-    frame: Cell<u64>,
-    /// Cell size (clocks, bytes) of the level the current frame draws.
-    cell_size: Cell<(f64, f64)>,
+    tiles: HashMap<TileKey, Tile>,
+    frame: u64,
+}
+
+/// The tile level a frame draws in a lane: levels `(lt, la)` in time and address,
+/// and cell size `(ct, ca)` in clocks and bytes.
+#[derive(Debug, Clone, Copy)]
+struct Level {
+    lane: usize,
+    lt: u32,
+    la: u32,
+    ct: f64,
+    ca: f64,
+}
+
+impl Level {
+    /// The level whose cells are no larger than a pixel (`px_t` clocks × `px_a`
+    /// bytes), and no thinner than a quarter clock.
+    fn fitting(chart: &Chart, lane: usize, px_t: f64, px_a: f64) -> Level {
+        let horizon = chart.horizon.max(1) as f64;
+        let extent = chart.lanes[lane].extent.max(1) as f64;
+        let max_lt = level(4.0 * horizon / TILE as f64, 40);
+        let lt = level(horizon / TILE as f64 / px_t, max_lt);
+        let la = level(extent / TILE as f64 / px_a, MAX_ADDRESS_LEVEL);
+        Level {
+            lane,
+            lt,
+            la,
+            ct: horizon / ((TILE as u64) << lt) as f64,
+            ca: extent / ((TILE as u64) << la) as f64,
+        }
+    }
+
+    /// Cells per side of the whole lane: `(time, address)`.
+    fn cells(&self) -> (u64, u64) {
+        ((TILE as u64) << self.lt, (TILE as u64) << self.la)
+    }
+
+    fn key(&self, i: u64, j: u64) -> TileKey {
+        (self.lane, self.lt, self.la, i, j)
+    }
 }
 
 /// What an occupancy frame did, for tests and the page's test hook.
@@ -234,9 +206,8 @@ impl Occupancy {
     pub fn with_budget(budget: usize) -> Occupancy {
         Occupancy {
             budget,
-            tiles: RefCell::default(),
-            frame: Cell::default(),
-            cell_size: Cell::new((1.0, 1.0)),
+            tiles: HashMap::new(),
+            frame: 0,
         }
     }
 
@@ -244,7 +215,7 @@ impl Occupancy {
     /// row 0 at the top; 0 = empty, else `palette::NODES` index + 1) with the
     /// occupancy of lane `lane` in `view`.
     pub fn paint(
-        &self,
+        &mut self,
         chart: &Chart,
         view: &View,
         l: &PixelLayout,
@@ -257,48 +228,38 @@ impl Occupancy {
         if raster.len() != cols * rows {
             return stats;
         }
-        let horizon = chart.horizon.max(1) as f64;
-        let extent = chart.lanes[lane].extent.max(1) as f64;
         let (a_lo, a_hi) = l.address_range(view, lane);
         let px_t = (view.t1 - view.t0) / l.plot_w.max(1.0);
         let px_a = (a_hi - a_lo) / b.h.max(1.0);
         if !(px_t > 0.0 && px_a > 0.0) || cols == 0 || rows == 0 {
             return stats;
         }
-        // Cells no larger than a pixel, and no thinner than a quarter clock.
-        let max_lt = level(4.0 * horizon / TILE as f64, 40);
-        let lt = level(horizon / TILE as f64 / px_t, max_lt);
-        let la = level(extent / TILE as f64 / px_a, MAX_ADDRESS_LEVEL);
-        let (nt, na) = ((TILE as u64) << lt, (TILE as u64) << la);
-        let ct = horizon / nt as f64;
-        let ca = extent / na as f64;
+        let lv = Level::fitting(chart, lane, px_t, px_a);
+        let (nt, na) = lv.cells();
         let clamp = |v: f64, n: u64| v.clamp(0.0, n as f64) as u64;
         let (gi0, gi1) = (
-            clamp((view.t0 / ct).floor(), nt),
-            clamp((view.t1 / ct).ceil(), nt),
+            clamp((view.t0 / lv.ct).floor(), nt),
+            clamp((view.t1 / lv.ct).ceil(), nt),
         );
         let (gj0, gj1) = (
-            clamp((a_lo / ca).floor(), na),
-            clamp((a_hi / ca).ceil(), na),
+            clamp((a_lo / lv.ca).floor(), na),
+            clamp((a_hi / lv.ca).ceil(), na),
         );
         if gi0 >= gi1 || gj0 >= gj1 {
             return stats;
         }
-        let frame = self.frame.get() + 1;
-        self.frame.set(frame);
-        self.cell_size.set((ct, ca));
-        let t = TILE as u64;
+        self.frame += 1;
         // Pixel column of each visible cell column, pixel row of each visible cell row
         // (by the cell's centre), or None off the raster.
         let col_of: Vec<Option<usize>> = (gi0..gi1)
             .map(|gi| {
-                let x = ((gi as f64 + 0.5) * ct - view.t0) / px_t;
+                let x = ((gi as f64 + 0.5) * lv.ct - view.t0) / px_t;
                 (x >= 0.0 && x < cols as f64).then_some(x as usize)
             })
             .collect();
         let row_of: Vec<Option<usize>> = (gj0..gj1)
             .map(|gj| {
-                let y = (a_hi - (gj as f64 + 0.5) * ca) / px_a;
+                let y = (a_hi - (gj as f64 + 0.5) * lv.ca) / px_a;
                 (y >= 0.0 && y < rows as f64).then_some(y as usize)
             })
             .collect();
@@ -309,7 +270,6 @@ impl Occupancy {
             row_of,
             cols,
         };
-        let (j0, j1) = (gj0 / t, gj1.div_ceil(t));
         let px = Pixels {
             t0: view.t0,
             a_hi,
@@ -318,56 +278,67 @@ impl Occupancy {
             cols,
             rows,
         };
+        let t = TILE as u64;
         for i in gi0 / t..gi1.div_ceil(t) {
-            // Build the column's missing tiles unless this frame has built enough and
-            // coarser tiles can stand in for them until the next frame.
-            let ready = (j0..j1).all(|j| self.tiles.borrow().contains_key(&(lane, lt, la, i, j)));
-            let covered = || (j0..j1).all(|j| self.coarser(lane, lt, la, i, j).is_some());
-            if !ready && (stats.parts_visited < self.budget || !covered()) {
-                let visited = self.build(chart, lane, lt, la, i, j0..j1, &mut stats);
-                stats.parts_visited += visited;
-            }
-            let tiles = self.tiles.borrow();
-            for j in j0..j1 {
-                let Some(tile) = tiles.get(&(lane, lt, la, i, j)) else {
-                    if let Some((key, ct2, ca2)) = self.coarser(lane, lt, la, i, j) {
-                        let area = [i as f64 * t as f64 * ct, (i + 1) as f64 * t as f64 * ct];
-                        let span = [j as f64 * t as f64 * ca, (j + 1) as f64 * t as f64 * ca];
-                        let coarse = &tiles[&key];
-                        coarse.used.set(frame);
-                        px.sample(coarse, (key.3, key.4), (ct2, ca2), area, span, raster);
-                        stats.pending += 1;
-                    }
-                    continue;
-                };
-                tile.used.set(frame);
-                stats.tiles_used += 1;
-                visible.blit(tile, (i, j), raster);
-            }
+            let column = (i, gj0 / t..gj1.div_ceil(t));
+            self.column(chart, lv, column, (&visible, &px), raster, &mut stats);
         }
-        self.evict(frame);
+        self.evict();
         stats
     }
 
-    /// The nearest coarser cached tile covering tile `(i, j)` of level `(lt, la)`, with
+    /// Draws tile column `i`, tile rows `js`, of level `lv` into `raster`: builds the
+    /// column's missing tiles unless this frame has built enough and coarser tiles can
+    /// stand in for them until the next frame.
+    fn column(
+        &mut self,
+        chart: &Chart,
+        lv: Level,
+        (i, js): (u64, std::ops::Range<u64>),
+        (visible, px): (&Visible, &Pixels),
+        raster: &mut [u16],
+        stats: &mut OccupancyStats,
+    ) {
+        let ready = js.clone().all(|j| self.tiles.contains_key(&lv.key(i, j)));
+        let covered = || js.clone().all(|j| self.coarser(lv, i, j).is_some());
+        if !ready && (stats.parts_visited < self.budget || !covered()) {
+            let visited = self.build(chart, lv, i, js.clone(), stats);
+            stats.parts_visited += visited;
+        }
+        let (t, frame) = (TILE as f64, self.frame);
+        for j in js {
+            if let Some(tile) = self.tiles.get_mut(&lv.key(i, j)) {
+                tile.used = frame;
+                stats.tiles_used += 1;
+                visible.blit(tile, (i, j), raster);
+            } else if let Some((key, ct2, ca2)) = self.coarser(lv, i, j) {
+                let area = [i as f64 * t * lv.ct, (i + 1) as f64 * t * lv.ct];
+                let span = [j as f64 * t * lv.ca, (j + 1) as f64 * t * lv.ca];
+                let coarse = self.tiles.get_mut(&key).expect("found by coarser");
+                coarse.used = frame;
+                px.sample(coarse, (key.3, key.4), (ct2, ca2), area, span, raster);
+                stats.pending += 1;
+            }
+        }
+    }
+
+    /// The nearest coarser cached tile covering tile `(i, j)` of level `lv`, with
     /// its cell size in clocks and bytes (both levels are of the same lane).
-    fn coarser(
-        &self,
-        lane: usize,
-        lt: u32,
-        la: u32,
-        i: u64,
-        j: u64,
-    ) -> Option<(TileKey, f64, f64)> {
-        let tiles = self.tiles.borrow();
-        let (ct, ca) = self.cell_size.get();
+    fn coarser(&self, lv: Level, i: u64, j: u64) -> Option<(TileKey, f64, f64)> {
+        let Level {
+            lane,
+            lt,
+            la,
+            ct,
+            ca,
+        } = lv;
         // Finest first: levels coarser by `d` steps in all, in time or address.
         let levels = (1..=lt + la).flat_map(|d| {
             (d.saturating_sub(la)..=d.min(lt)).map(move |dt| (lt - dt, la - (d - dt)))
         });
         levels.into_iter().find_map(|(lt2, la2)| {
             let key = (lane, lt2, la2, i >> (lt - lt2), j >> (la - la2));
-            tiles.contains_key(&key).then(|| {
+            self.tiles.contains_key(&key).then(|| {
                 let scale = |c: f64, from: u32, to: u32| c * f64::from(1u32 << (from - to).min(31));
                 (key, scale(ct, lt, lt2), scale(ca, la, la2))
             })
@@ -376,35 +347,26 @@ impl Occupancy {
 
     /// Builds the missing tiles of column `i`, rows `rows`, in one pass over the parts
     /// of the column's clocks. Returns the parts visited.
-    #[allow(clippy::too_many_arguments)]
     fn build(
-        &self,
+        &mut self,
         chart: &Chart,
-        lane: usize,
-        lt: u32,
-        la: u32,
+        lv: Level,
         i: u64,
         rows: std::ops::Range<u64>,
         stats: &mut OccupancyStats,
     ) -> usize {
-        let mut tiles = self.tiles.borrow_mut();
-        let frame = self.frame.get();
         let missing: Vec<u64> = rows
-            .filter(|&j| !tiles.contains_key(&(lane, lt, la, i, j)))
+            .filter(|&j| !self.tiles.contains_key(&lv.key(i, j)))
             .collect();
-        if missing.is_empty() {
+        let (Some(&j_lo), Some(&j_last)) = (missing.first(), missing.last()) else {
             return 0;
-        }
-        let horizon = chart.horizon.max(1) as f64;
-        let extent = chart.lanes[lane].extent.max(1) as f64;
-        let (nt, na) = ((TILE as u64) << lt, (TILE as u64) << la);
-        let ct = horizon / nt as f64;
-        let ca = extent / na as f64;
+        };
+        let (ct, ca) = (lv.ct, lv.ca);
         let (t0, t1) = (
             i as f64 * TILE as f64 * ct,
             (i + 1) as f64 * TILE as f64 * ct,
         );
-        let (j_lo, j_hi) = (missing[0], missing[missing.len() - 1] + 1);
+        let j_hi = j_last + 1;
         let (a_lo, a_hi) = (
             j_lo as f64 * TILE as f64 * ca,
             j_hi as f64 * TILE as f64 * ca,
@@ -418,10 +380,10 @@ impl Occupancy {
         for k in chart.lod_index.visible(&chart.parts, t0, t1) {
             visited += 1;
             let q = &chart.parts[k];
-            if q.lane != lane || q.a1 as f64 <= a_lo || q.a0 as f64 >= a_hi {
+            if q.lane != lv.lane || q.a1 as f64 <= a_lo || q.a0 as f64 >= a_hi {
                 continue;
             }
-            let v = chart.lod_index.tile_value[k];
+            let v = chart.lod_index.tile_value(k);
             // Cell ranges in the column (time) and in the rows' span (address), edges
             // rounded to the nearest cell as exact frames round them to pixels; a part
             // always covers at least one cell, as a pixel always shows a tiny plane.
@@ -443,13 +405,9 @@ impl Occupancy {
         }
         for (k, cells) in fresh.into_iter().enumerate() {
             if let Some(cells) = cells {
-                tiles.insert(
-                    (lane, lt, la, i, j_lo + k as u64),
-                    Tile {
-                        cells,
-                        used: Cell::new(frame),
-                    },
-                );
+                let used = self.frame;
+                self.tiles
+                    .insert(lv.key(i, j_lo + k as u64), Tile { cells, used });
                 stats.tiles_built += 1;
             }
         }
@@ -458,19 +416,18 @@ impl Occupancy {
 
     /// Drops the least recently used half when the cache is over budget, never a tile
     /// of the current frame.
-    fn evict(&self, frame: u64) {
-        let mut tiles = self.tiles.borrow_mut();
-        if tiles.len() <= MAX_TILES {
+    fn evict(&mut self) {
+        if self.tiles.len() <= MAX_TILES {
             return;
         }
-        let mut ages: Vec<u64> = tiles.values().map(|t| t.used.get()).collect();
+        let mut ages: Vec<u64> = self.tiles.values().map(|t| t.used).collect();
         ages.sort_unstable();
-        let cut = ages[ages.len() / 2].min(frame - 1);
-        tiles.retain(|_, t| t.used.get() > cut);
+        let cut = ages[ages.len() / 2].min(self.frame - 1);
+        self.tiles.retain(|_, t| t.used > cut);
     }
 
     /// Tiles held (for tests).
     pub fn tiles_held(&self) -> usize {
-        self.tiles.borrow().len()
+        self.tiles.len()
     }
 }

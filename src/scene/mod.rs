@@ -4,8 +4,9 @@
 //! hit-testing. It meets pixels only through a [`View`] and draws only through a
 //! [`Painter`]; the wasm shell (`src/web`) supplies a canvas painter.
 //!
-//! Flow: `Chart::new(plan)` once per file → `render(&chart, &view, &options,
-//! &mut painter)` per frame → [`Frame`] (what was drawn) ; `hit_test` answers hovers.
+//! Flow: `Chart::new(plan)` once per file (immutable from then on) and a [`Renderer`]
+//! beside it (its frames' caches) → `renderer.render(&chart, &view, &options, &mut
+//! painter)` per frame → [`Frame`] (what was drawn); `hit_test` answers hovers.
 
 pub mod align;
 pub mod axis;
@@ -29,5 +30,5 @@ pub use hit::{hit_test, Hit};
 pub use paint::{
     Call, Cells, Color, Fill, Painter, Pattern, RecordingPainter, Rect, Stroke, TextStyle,
 };
-pub use render::{render, Frame, Options};
+pub use render::{render, Frame, Options, Renderer};
 pub use view::{PixelLayout, View};

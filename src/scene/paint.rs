@@ -5,9 +5,8 @@
 //! every canvas call crosses into JS: the scene groups, culls and merges before it
 //! calls, so the painter never has to.
 
-pub use super::cells::{Cells, Runs};
+pub use super::cells::Cells;
 pub use super::geom::{Color, Rect};
-use super::palette;
 
 /// How a rectangle is filled. Patterns carry meaning, not decoration: stripes mark
 /// planes whose size differs from their stride (interleaved concatenation), hatching
@@ -131,26 +130,17 @@ impl Painter for RecordingPainter {
     }
 }
 
-/// Paints a raster as [`super::cells::runs`]: one fill per colour, or the whole raster
-/// in [`palette::DENSE`] when its runs are too many for colours to be told apart.
-/// Returns the fill calls made.
+/// Paints a raster as [`super::cells::runs`]: one fill per colour. Returns the fill
+/// calls made.
 pub fn paint_runs<P: Painter + ?Sized>(p: &mut P, at: Rect, grid: &Cells) -> usize {
-    let solid = |color| Fill {
-        color,
-        pattern: Pattern::Solid,
-    };
-    match super::cells::runs(grid) {
-        Runs::Dense(rects) => {
-            let all: Vec<Rect> = rects.iter().map(|r| r.offset(&at)).collect();
-            p.fill_rects(solid(palette::DENSE), &all);
-            1
-        }
-        Runs::ByColor(by_color) => {
-            for (color, rects) in &by_color {
-                let placed: Vec<Rect> = rects.iter().map(|r| r.offset(&at)).collect();
-                p.fill_rects(solid(*color), &placed);
-            }
-            by_color.len()
-        }
+    let by_color = super::cells::runs(grid);
+    for (color, rects) in &by_color {
+        let placed: Vec<Rect> = rects.iter().map(|r| r.offset(&at)).collect();
+        let fill = Fill {
+            color: *color,
+            pattern: Pattern::Solid,
+        };
+        p.fill_rects(fill, &placed);
     }
+    by_color.len()
 }

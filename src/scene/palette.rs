@@ -1,6 +1,7 @@
 //! Colours. Planes take Paul Tol's "muted" qualitative palette (colour-blind safe),
 //! one colour per node, so every plane of a node shares it; lines use reserved
-//! colours the palette does not contain.
+//! colours the palette does not contain. The chrome colours here are the light
+//! theme's; the scene asks for them by role ([`super::theme::Role`]).
 
 use super::geom::Color;
 
@@ -38,6 +39,8 @@ pub const GRID: Color = Color::rgb(0xE6, 0xE6, 0xE6);
 pub const BACKGROUND: Color = Color::rgb(0xFF, 0xFF, 0xFF);
 /// Planes too thin and too many to draw one by one.
 pub const DENSE: Color = Color::rgb(0x55, 0x66, 0x88);
+/// The live-bytes strip's background.
+pub const STRIP_BACKGROUND: Color = Color::rgb(0xF6, 0xF6, 0xF8);
 pub const STRIP: Color = Color::rgb(0x70, 0x70, 0x80);
 pub const OUTLINE: Color = Color {
     r: 0,

@@ -5,30 +5,37 @@
 //! a grid of 1-px cells (last writer wins, as paint would), then emitted as runs of
 //! equal colour per row. So a frame costs at most one call per visible large part
 //! plus one per run of cells, whatever the number of planes. Only the parts live in the
-//! view's clocks are visited ([`super::lod::PartIndex`]); when even those are more than
+//! view's clocks are visited ([`super::chart::PartIndex`]); when even those are more than
 //! [`EXACT_LIMIT`], the lane is drawn from cached occupancy tiles ([`super::lod`]), so a
 //! zoomed-out frame of a million planes costs the cells on screen, not the planes.
 
 use super::axis::{self, address_label, bytes_long, clock_ticks};
 use super::chart::{Chart, Part};
-use super::lod::OccupancyStats;
+use super::lod::{Occupancy, OccupancyStats};
 use super::paint::{Align, Cells, Color, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
 use super::palette;
+use super::theme::{Role, Theme};
 use super::view::{LaneBox, PixelLayout, View};
+use crate::model::Bytes;
 use std::collections::BTreeMap;
 
 /// Below this size (CSS pixels) in width or height a part is rasterized.
 pub const TINY: f64 = 1.5;
 /// Label font size (CSS pixels).
 pub const FONT: f64 = 11.0;
+/// A lane's title stands this far above its chart (its middle), in the margin the
+/// layout leaves there ([`super::view::TITLED_TOP`]).
+const TITLE_ABOVE: f64 = 10.0;
 /// At most this many labels per frame: beyond, nobody reads them.
 const MAX_LABELS: usize = 4000;
 /// Above this many parts in the view's clocks, a frame is drawn from occupancy tiles
 /// ([`super::lod`]): visiting them all would cost more than a frame's budget.
 pub const EXACT_LIMIT: usize = 10_000;
 /// Above this many runs of equal cells (per row), the raster of tiny planes is painted
-/// in one colour.
-const DENSE_RUNS: usize = 40_000;
+/// in one colour: the one place that decides it, for every surface.
+pub const DENSE_RUNS: usize = 40_000;
+/// Parts a label's spot is checked against at most before it counts as taken.
+const SPOT_CHECKS: usize = 20_000;
 /// Planes outlined at most per emphasis in an occupancy frame.
 const MAX_EMPHASIS: usize = 5_000;
 
@@ -46,6 +53,8 @@ pub struct Options {
     /// Parts in view above which the frame is drawn from occupancy tiles; `None` for
     /// [`EXACT_LIMIT`]. Tests force either level with it.
     pub exact_limit: Option<usize>,
+    /// The colours of the chrome ([`Theme::color`]); plane colours do not change.
+    pub theme: Theme,
 }
 
 /// A part drawn as its own rectangle.
@@ -106,51 +115,80 @@ fn stroke(color: Color, width: f64) -> Stroke {
     }
 }
 
-/// Draws the frame and reports what it drew.
+/// Draws the frames of one chart and keeps what they share: the occupancy tiles of
+/// zoomed-out frames of big plans ([`Occupancy`]). The chart itself stays immutable;
+/// a viewer keeps one renderer per open chart.
+#[derive(Debug, Clone, Default)]
+pub struct Renderer {
+    occupancy: Occupancy,
+}
+
+/// One frame with nothing kept for the next: exports, pictures and tests.
 pub fn render(chart: &Chart, view: &View, opts: &Options, p: &mut dyn Painter) -> Frame {
-    let layout = PixelLayout::new(chart, view);
-    let mut frame = Frame::default();
-    p.clip(None);
-    p.fill_rects(
-        Fill {
-            color: palette::BACKGROUND,
-            pattern: Pattern::Solid,
-        },
-        &[Rect {
-            x: 0.0,
-            y: 0.0,
-            w: view.width,
-            h: view.height,
-        }],
-    );
-    let xticks = clock_ticks(view.t0, view.t1, (layout.plot_w / 70.0).max(2.0) as usize);
-    for lane in 0..chart.lanes.len() {
-        draw_lane(chart, view, opts, &layout, lane, &xticks, p, &mut frame);
+    Renderer::default().render(chart, view, opts, p)
+}
+
+impl Renderer {
+    /// A renderer whose frames visit at most `budget` parts to build occupancy tiles
+    /// while coarser ones can stand in ([`Occupancy::with_budget`]).
+    pub fn with_budget(budget: usize) -> Renderer {
+        Renderer {
+            occupancy: Occupancy::with_budget(budget),
+        }
     }
-    // Clock axis under the last lane.
-    p.clip(None);
-    let y = layout.axis_y;
-    p.line(
-        &[(layout.plot_x, y), (layout.plot_x + layout.plot_w, y)],
-        stroke(palette::AXIS, 1.0),
-    );
-    for &t in &xticks {
-        let x = view.snap(layout.x_of(view, t as f64)) + 0.5 / view.dpr;
-        p.line(&[(x, y), (x, y + 4.0)], stroke(palette::AXIS, 1.0));
-        p.text(
-            &t.to_string(),
-            x,
-            y + 12.0,
-            style(palette::AXIS, 10.0, Align::Center),
+
+    /// Occupancy tiles held (for tests).
+    pub fn tiles_held(&self) -> usize {
+        self.occupancy.tiles_held()
+    }
+
+    /// Draws the frame and reports what it drew.
+    pub fn render(
+        &mut self,
+        chart: &Chart,
+        view: &View,
+        opts: &Options,
+        p: &mut dyn Painter,
+    ) -> Frame {
+        let layout = PixelLayout::new(chart, view);
+        let mut frame = Frame::default();
+        let color = |role| opts.theme.color(role);
+        p.clip(None);
+        p.fill_rects(
+            Fill {
+                color: color(Role::Background),
+                pattern: Pattern::Solid,
+            },
+            &[Rect {
+                x: 0.0,
+                y: 0.0,
+                w: view.width,
+                h: view.height,
+            }],
         );
+        let xticks = clock_ticks(view.t0, view.t1, (layout.plot_w / 70.0).max(2.0) as usize);
+        for lane in 0..chart.lanes.len() {
+            let c = LaneCtx::new(chart, view, opts, &layout, lane);
+            c.draw(&xticks, &mut self.occupancy, p, &mut frame);
+        }
+        // Clock axis under the last lane.
+        p.clip(None);
+        let y = layout.axis_y;
+        let axis = stroke(color(Role::Axis), 1.0);
+        p.line(
+            &[(layout.plot_x, y), (layout.plot_x + layout.plot_w, y)],
+            axis,
+        );
+        let label = style(color(Role::Axis), 10.0, Align::Center);
+        for &t in &xticks {
+            let x = view.snap(layout.x_of(view, t as f64)) + 0.5 / view.dpr;
+            p.line(&[(x, y), (x, y + 4.0)], axis);
+            p.text(&t.to_string(), x, y + 12.0, label);
+        }
+        let middle = layout.plot_x + layout.plot_w / 2.0;
+        p.text("clock (scheduling step)", middle, y + 26.0, label);
+        frame
     }
-    p.text(
-        "clock (scheduling step)",
-        layout.plot_x + layout.plot_w / 2.0,
-        y + 26.0,
-        style(palette::AXIS, 10.0, Align::Center),
-    );
-    frame
 }
 
 /// What every step of drawing one lane reads.
@@ -167,55 +205,70 @@ struct LaneCtx<'a> {
     a_hi: f64,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn draw_lane(
-    chart: &Chart,
-    view: &View,
-    opts: &Options,
-    l: &PixelLayout,
-    lane: usize,
-    xticks: &[u64],
-    p: &mut dyn Painter,
-    frame: &mut Frame,
-) {
-    let (a_lo, a_hi) = l.address_range(view, lane);
-    let c = LaneCtx {
-        chart,
-        view,
-        opts,
-        l,
-        lane,
-        b: l.lanes[lane],
-        a_lo,
-        a_hi,
-    };
-    let yticks = axis::address_ticks(a_lo, a_hi, (c.b.chart.h / 40.0).max(2.0) as usize, opts.hex);
-    p.clip(Some(c.b.chart));
-    c.grid(xticks, &yticks, p);
-    let first = frame.drawn.len();
-    let aggregate = c.planes(p, frame);
-    let drawn: Vec<Drawn> = frame.drawn[first..].to_vec();
-    c.wrap_connectors(&drawn, p);
-    c.emphasis(aggregate, &drawn, p, frame);
-    let info = &chart.lanes[lane];
-    let title = (chart.lanes.len() > 1 || info.name != "mem")
-        .then(|| format!("{} — peak {}", info.name, axis::bytes_short(info.peak)));
-    c.reference_lines(title.as_deref(), p, frame);
-    if opts.names {
-        place_labels(chart, view, l, lane, &drawn, p, frame);
+impl<'a> LaneCtx<'a> {
+    fn new(
+        chart: &'a Chart,
+        view: &'a View,
+        opts: &'a Options,
+        l: &'a PixelLayout,
+        lane: usize,
+    ) -> LaneCtx<'a> {
+        let (a_lo, a_hi) = l.address_range(view, lane);
+        LaneCtx {
+            chart,
+            view,
+            opts,
+            l,
+            lane,
+            b: l.lanes[lane],
+            a_lo,
+            a_hi,
+        }
     }
-    p.clip(None);
-    c.axes(&yticks, title.as_deref(), p);
-    draw_strip(chart, view, l, lane, xticks, p);
-}
 
-impl LaneCtx<'_> {
+    /// The theme's colour for `role`.
+    fn color(&self, role: Role) -> Color {
+        self.opts.theme.color(role)
+    }
+
+    /// The whole lane: grid, planes, emphasis, reference lines and labels, axes and
+    /// the live-bytes strip.
+    fn draw(
+        &self,
+        xticks: &[u64],
+        occupancy: &mut Occupancy,
+        p: &mut dyn Painter,
+        frame: &mut Frame,
+    ) {
+        let (b, opts) = (self.b, self.opts);
+        let yticks = axis::address_ticks(
+            self.a_lo,
+            self.a_hi,
+            (b.chart.h / 40.0).max(2.0) as usize,
+            opts.hex,
+        );
+        p.clip(Some(b.chart));
+        self.grid(xticks, &yticks, p);
+        let first = frame.drawn.len();
+        let aggregate = self.planes(occupancy, p, frame);
+        let drawn: Vec<Drawn> = frame.drawn[first..].to_vec();
+        self.wrap_connectors(&drawn, p);
+        self.emphasis(aggregate, &drawn, p, frame);
+        self.reference_lines(p, frame);
+        if opts.names {
+            self.place_labels(&drawn, p, frame);
+        }
+        p.clip(None);
+        self.axes(&yticks, p);
+        self.strip(xticks, p);
+    }
+
     /// Grid lines at the clock and address ticks.
     fn grid(&self, xticks: &[u64], yticks: &[u64], p: &mut dyn Painter) {
         let LaneCtx {
             view, l, lane, b, ..
         } = *self;
-        let grid = stroke(palette::GRID, 1.0);
+        let grid = stroke(self.color(Role::Grid), 1.0);
         for &t in xticks {
             let x = view.snap(l.x_of(view, t as f64)) + 0.5 / view.dpr;
             p.line(&[(x, b.chart.y), (x, b.chart.bottom())], grid);
@@ -230,17 +283,9 @@ impl LaneCtx<'_> {
     /// tiny ones into the raster. A view with too many parts to visit per frame is
     /// drawn from the chart's occupancy tiles instead (see `lod`); returns whether
     /// it was.
-    fn planes(&self, p: &mut dyn Painter, frame: &mut Frame) -> bool {
-        let LaneCtx {
-            chart,
-            view,
-            opts,
-            l,
-            lane,
-            b,
-            a_lo,
-            a_hi,
-        } = *self;
+    fn planes(&self, occupancy: &mut Occupancy, p: &mut dyn Painter, frame: &mut Frame) -> bool {
+        let (chart, view, l, lane, b) = (self.chart, self.view, self.l, self.lane, self.b);
+        let (a_lo, a_hi) = (self.a_lo, self.a_hi);
         let cols = b.chart.w.ceil() as usize;
         let rows = b.chart.h.ceil() as usize;
         let mut raster: Vec<u16> = Vec::new();
@@ -248,12 +293,12 @@ impl LaneCtx<'_> {
         let mut batch: Vec<Rect> = Vec::new();
         let mut batch_fill: Option<Fill> = None;
         let mut outlines: Vec<Rect> = Vec::new();
-        let limit = opts.exact_limit.unwrap_or(EXACT_LIMIT);
+        let limit = self.opts.exact_limit.unwrap_or(EXACT_LIMIT);
         let aggregate = chart.lod_index.estimate(&chart.parts, view.t0, view.t1) > limit;
         if aggregate {
             raster = vec![0; cols * rows];
             colors = palette::NODES.to_vec();
-            let s = chart.occupancy.paint(chart, view, l, lane, &mut raster);
+            let s = occupancy.paint(chart, view, l, lane, &mut raster);
             let total = frame.occupancy.get_or_insert_with(Default::default);
             total.tiles_built += s.tiles_built;
             total.tiles_used += s.tiles_used;
@@ -313,7 +358,7 @@ impl LaneCtx<'_> {
         if !outlines.is_empty() {
             p.stroke_rects(
                 Stroke {
-                    color: palette::OUTLINE,
+                    color: self.color(Role::Outline),
                     width: 1.0 / view.dpr,
                     dash: 0.0,
                 },
@@ -337,7 +382,7 @@ impl LaneCtx<'_> {
     ) -> usize {
         // Too fragmented for colours to be told apart: one colour shows occupancy
         // better than noise (and is what the run-length painters fall back to).
-        let dense = [palette::DENSE];
+        let dense = [self.color(Role::Dense)];
         let fragmented = row_runs(raster, cols) > DENSE_RUNS;
         if fragmented {
             for v in raster.iter_mut().filter(|v| **v != 0) {
@@ -379,28 +424,32 @@ impl LaneCtx<'_> {
         }
     }
 
-    /// Emphasis: findings, search matches, hover and selection outline every part of
-    /// their plane, so the two parts of a wrapped plane light up together. Drawn from
-    /// the frame's rectangles, or, in an occupancy frame, from the planes' data.
-    fn emphasis(&self, aggregate: bool, drawn: &[Drawn], p: &mut dyn Painter, frame: &mut Frame) {
+    /// The rectangles of the parts of `plane` in this lane and in view.
+    fn in_view(&self, plane: usize) -> Vec<Rect> {
         let LaneCtx {
             chart,
             view,
-            opts,
             l,
             lane,
             b,
             a_lo,
             a_hi,
+            ..
         } = *self;
-        let in_view = |plane: usize| -> Vec<Rect> {
-            chart
-                .parts_of(plane)
-                .filter(|q| q.lane == lane && (q.t1 as f64) > view.t0 && f64::from(q.t0) < view.t1)
-                .filter(|q| (q.a1 as f64) > a_lo && (q.a0 as f64) < a_hi)
-                .map(|q| part_rect(l, view, lane, q, &b.chart))
-                .collect()
-        };
+        chart
+            .parts_of(plane)
+            .filter(|q| q.lane == lane && (q.t1 as f64) > view.t0 && f64::from(q.t0) < view.t1)
+            .filter(|q| (q.a1 as f64) > a_lo && (q.a0 as f64) < a_hi)
+            .map(|q| part_rect(l, view, lane, q, &b.chart))
+            .collect()
+    }
+
+    /// Emphasis: findings, search matches, hover and selection outline every part of
+    /// their plane, so the two parts of a wrapped plane light up together. Drawn from
+    /// the frame's rectangles, or, in an occupancy frame, from the planes' data.
+    fn emphasis(&self, aggregate: bool, drawn: &[Drawn], p: &mut dyn Painter, frame: &mut Frame) {
+        let (chart, opts) = (self.chart, self.opts);
+        let in_view = |plane: usize| self.in_view(plane);
         let emphasis =
             |planes: &mut dyn Iterator<Item = usize>, keep: &dyn Fn(usize) -> bool| -> Vec<Rect> {
                 if aggregate {
@@ -424,7 +473,7 @@ impl LaneCtx<'_> {
         if !flagged.is_empty() {
             p.stroke_rects(
                 Stroke {
-                    color: palette::FINDING,
+                    color: self.color(Role::Finding),
                     width: 2.0,
                     dash: 3.0,
                 },
@@ -436,12 +485,12 @@ impl LaneCtx<'_> {
                 opts.matches.binary_search(&i).is_ok()
             });
             frame.marked += m.len();
-            p.stroke_rects(stroke(palette::MATCH, 2.0), &m);
+            p.stroke_rects(stroke(self.color(Role::Match), 2.0), &m);
         }
         for (plane, width) in [(opts.hover, 1.5), (opts.selected, 2.5)] {
             if let Some(plane) = plane {
                 let rs = in_view(plane);
-                p.stroke_rects(stroke(palette::SELECT, width), &rs);
+                p.stroke_rects(stroke(self.color(Role::Select), width), &rs);
                 if rs.len() == 2 {
                     let (a, c) = (rs[0], rs[1]);
                     let (top, bottom) = if a.y < c.y { (a, c) } else { (c, a) };
@@ -449,7 +498,7 @@ impl LaneCtx<'_> {
                     p.line(
                         &[(x, top.bottom()), (x, bottom.y)],
                         Stroke {
-                            color: palette::SELECT,
+                            color: self.color(Role::Select),
                             width: 1.5,
                             dash: 4.0,
                         },
@@ -459,9 +508,12 @@ impl LaneCtx<'_> {
         }
     }
 
-    /// The peak, lower-bound and capacity lines with their labels; the peak's label
-    /// goes under its line where the lane's `title` is above it.
-    fn reference_lines(&self, title: Option<&str>, p: &mut dyn Painter, frame: &mut Frame) {
+    /// The peak, lower-bound and capacity lines with their labels. A label sits at an
+    /// end of its line, inside the chart (never cut by its top border), on the first of
+    /// its spots that no plane covers and no other label takes: the peak's above its
+    /// line when there is room, else under it; the lower bound's under its line, else
+    /// above it, at the right end, else at the left.
+    fn reference_lines(&self, p: &mut dyn Painter, frame: &mut Frame) {
         let LaneCtx {
             chart,
             view,
@@ -471,70 +523,125 @@ impl LaneCtx<'_> {
             ..
         } = *self;
         let info = &chart.lanes[lane];
-        frame.peak_y.push(hline(
-            l,
-            view,
-            lane,
-            info.peak as f64,
-            palette::PEAK,
-            0.0,
-            p,
-        ));
-        frame.lower_bound_y.push(hline(
-            l,
-            view,
-            lane,
-            info.lower_bound as f64,
-            palette::LOWER_BOUND,
-            5.0,
-            p,
-        ));
+        let line = |a: Bytes, role, dash, p: &mut dyn Painter| {
+            hline(l, view, lane, a as f64, self.color(role), dash, p)
+        };
+        frame.peak_y.push(line(info.peak, Role::Peak, 0.0, p));
+        frame
+            .lower_bound_y
+            .push(line(info.lower_bound, Role::LowerBound, 5.0, p));
+        let cap_y = info
+            .capacity
+            .and_then(|cap| line(cap, Role::Capacity, 2.0, p));
+        frame.capacity_y.push(cap_y);
+        let (right, left) = (b.chart.right() - 6.0, b.chart.x + 6.0);
+        let mut taken = Vec::new();
         if let Some(y) = frame.peak_y[lane] {
             let text = format!("Peak usage = {}", bytes_long(info.peak));
             let st = TextStyle {
                 bold: true,
-                ..style(palette::PEAK, 12.0, Align::Right)
+                ..style(self.color(Role::Peak), 12.0, Align::Right)
             };
-            // Above the line, unless the lane's title is there (a narrow chart whose
-            // peak is near the top): then under it.
-            let left = b.chart.right() - 6.0 - p.text_width(&text, 12.0, true);
-            let title_end = title.as_ref().map_or(f64::NEG_INFINITY, |t| {
-                b.chart.x + 12.0 + p.text_width(t, 11.0, true)
-            });
-            let above = y - 8.0;
-            let clash = (above - (b.chart.y + 8.0)).abs() < 13.0 && left < title_end;
-            backed_text(
-                p,
-                &text,
-                b.chart.right() - 6.0,
-                if clash { y + 10.0 } else { above },
-                st,
-            );
+            let spots = [(right, y - 8.0), (right, y + 10.0), (left, y + 10.0)];
+            self.reference_label(&text, st, &spots, &mut taken, p);
         }
         if let Some(y) = frame.lower_bound_y[lane] {
             let text = format!("Lower bound = {}", bytes_long(info.lower_bound));
-            let st = style(palette::LOWER_BOUND, 11.0, Align::Right);
-            backed_text(p, &text, b.chart.right() - 6.0, y + 9.0, st);
+            let st = style(self.color(Role::LowerBound), 11.0, Align::Right);
+            // Last, a line lower: under the peak's label when both lines are one.
+            let spots = [
+                (right, y + 9.0),
+                (right, y - 8.0),
+                (left, y + 9.0),
+                (left, y - 8.0),
+                (left, y + 27.0),
+                (right, y + 27.0),
+            ];
+            self.reference_label(&text, st, &spots, &mut taken, p);
         }
-
-        let cap_y = info
-            .capacity
-            .and_then(|cap| hline(l, view, lane, cap as f64, palette::CAPACITY, 2.0, p));
-        frame.capacity_y.push(cap_y);
         if let (Some(cap), Some(y)) = (info.capacity, cap_y) {
             let verdict = if info.peak <= cap { "fits" } else { "over" };
             let text = format!("Capacity = {} ({verdict})", bytes_long(cap));
             let st = TextStyle {
                 bold: true,
-                ..style(palette::CAPACITY, 11.0, Align::Left)
+                ..style(self.color(Role::Capacity), 11.0, Align::Left)
             };
-            backed_text(p, &text, b.chart.x + 6.0, y - 8.0, st);
+            let spots = [
+                (left, y - 8.0),
+                (left, y + 9.0),
+                (right, y - 8.0),
+                (right, y + 9.0),
+            ];
+            self.reference_label(&text, st, &spots, &mut taken, p);
         }
     }
 
-    /// The address axis and the lane's name.
-    fn axes(&self, yticks: &[u64], title: Option<&str>, p: &mut dyn Painter) {
+    /// Draws a reference line's label at the first of `spots` (the text's anchor: its
+    /// right end at the right of the chart, its left end at the left, and its middle)
+    /// that lies inside the chart, off the labels `taken` and off every plane; else at
+    /// the first inside the chart and off `taken`; else at the first. Right-aligned
+    /// styles turn left-aligned at the left end.
+    fn reference_label(
+        &self,
+        text: &str,
+        st: TextStyle,
+        spots: &[(f64, f64)],
+        taken: &mut Vec<Rect>,
+        p: &mut dyn Painter,
+    ) {
+        let w = p.text_width(text, st.size, st.bold);
+        let mid = self.b.chart.x + self.b.chart.w / 2.0;
+        let placed: Vec<(TextStyle, f64, f64, Rect)> = spots
+            .iter()
+            .map(|&(x, y)| {
+                let align = if x < mid { Align::Left } else { Align::Right };
+                let st = TextStyle { align, ..st };
+                (st, x, y, label_box(x, y, w, st))
+            })
+            .collect();
+        let chart = self.b.chart;
+        let inside = |r: &Rect| r.y >= chart.y + 1.0 && r.bottom() <= chart.bottom() - 1.0;
+        let free = |r: &Rect| inside(r) && !taken.iter().any(|t| t.intersects(r));
+        let best = placed
+            .iter()
+            .find(|s| free(&s.3) && !self.covered(&s.3))
+            .or_else(|| placed.iter().find(|s| free(&s.3)))
+            .unwrap_or(&placed[0]);
+        let (st, x, y, patch) = *best;
+        backed_text(p, text, x, y, st, self.color(Role::Background));
+        taken.push(patch);
+    }
+
+    /// True when a part of the lane lies under `r` (pixels), judged from the data so
+    /// that tiny and aggregated planes count; a spot over more parts than
+    /// [`SPOT_CHECKS`] looked at counts as covered.
+    fn covered(&self, r: &Rect) -> bool {
         let LaneCtx {
+            chart,
+            view,
+            l,
+            lane,
+            ..
+        } = *self;
+        let (t0, t1) = (l.clock_at(view, r.x), l.clock_at(view, r.right()));
+        let (a0, a1) = (
+            l.address_at(view, lane, r.bottom()),
+            l.address_at(view, lane, r.y),
+        );
+        let mut visible = chart.lod_index.visible(&chart.parts, t0, t1);
+        let mut checked = 0;
+        visible.any(|k| {
+            checked += 1;
+            let q = &chart.parts[k];
+            let under = q.lane == lane && f64::from(q.t0) < t1 && (q.a0 as f64) < a1;
+            checked > SPOT_CHECKS || (under && (q.a1 as f64) > a0)
+        })
+    }
+
+    /// The address axis and the lane's title, above its chart.
+    fn axes(&self, yticks: &[u64], p: &mut dyn Painter) {
+        let LaneCtx {
+            chart,
             view,
             opts,
             l,
@@ -542,56 +649,51 @@ impl LaneCtx<'_> {
             b,
             a_lo,
             a_hi,
-            ..
         } = *self;
-        p.stroke_rects(stroke(palette::AXIS, 1.0), &[b.chart]);
+        let axis = self.color(Role::Axis);
+        p.stroke_rects(stroke(axis, 1.0), &[b.chart]);
         let span = a_hi - a_lo;
         for &a in yticks {
             let y = l.y_of(view, lane, a as f64);
-            p.line(
-                &[(b.chart.x - 4.0, y), (b.chart.x, y)],
-                stroke(palette::AXIS, 1.0),
-            );
-            p.text(
-                &address_label(a, span, opts.hex),
-                b.chart.x - 6.0,
-                y,
-                style(palette::AXIS, 10.0, Align::Right),
-            );
+            p.line(&[(b.chart.x - 4.0, y), (b.chart.x, y)], stroke(axis, 1.0));
+            let label = address_label(a, span, opts.hex);
+            p.text(&label, b.chart.x - 6.0, y, style(axis, 10.0, Align::Right));
         }
-        if let Some(title) = title {
-            p.text(
-                title,
-                b.chart.x + 4.0,
-                b.chart.y + 8.0,
-                TextStyle {
-                    bold: true,
-                    ..style(palette::AXIS, 11.0, Align::Left)
-                },
-            );
+        if chart.titled() {
+            let info = &chart.lanes[lane];
+            let title = format!("{} — peak {}", info.name, axis::bytes_short(info.peak));
+            let st = TextStyle {
+                bold: true,
+                ..style(axis, 11.0, Align::Left)
+            };
+            p.text(&title, b.chart.x, b.chart.y - TITLE_ABOVE, st);
         }
     }
 }
 
-/// Text on a translucent patch of background, so the peak, lower-bound and capacity
-/// labels stay readable over a dense plan. `x` is the text's right end, or its left
-/// end for left-aligned text.
-fn backed_text(p: &mut dyn Painter, text: &str, x: f64, y: f64, st: TextStyle) {
-    let w = p.text_width(text, st.size, st.bold);
+/// The translucent patch under a reference label: the text's box (`x` its right end,
+/// or its left end for left-aligned text; `y` its middle; `w` its width) and a margin.
+fn label_box(x: f64, y: f64, w: f64, st: TextStyle) -> Rect {
     let left = match st.align {
         Align::Left => x,
         _ => x - w,
     };
-    let patch = Rect {
+    Rect {
         x: left - 3.0,
         y: y - st.size / 2.0 - 2.0,
         w: w + 6.0,
         h: st.size + 4.0,
-    };
-    let color = palette::BACKGROUND.with_alpha(210);
+    }
+}
+
+/// Text on a translucent patch of `background`, so the peak, lower-bound and capacity
+/// labels stay readable over a dense plan. `x` is the text's right end, or its left
+/// end for left-aligned text.
+fn backed_text(p: &mut dyn Painter, text: &str, x: f64, y: f64, st: TextStyle, background: Color) {
+    let patch = label_box(x, y, p.text_width(text, st.size, st.bold), st);
     p.fill_rects(
         Fill {
-            color,
+            color: background.with_alpha(210),
             pattern: Pattern::Solid,
         },
         &[patch],
@@ -674,72 +776,6 @@ fn hline(
     Some(y)
 }
 
-/// Names inside their planes where they fit, largest planes first, never overlapping
-/// another label; a label stays in the span before a later plane covers its plane.
-fn place_labels(
-    chart: &Chart,
-    view: &View,
-    l: &PixelLayout,
-    lane: usize,
-    drawn: &[Drawn],
-    p: &mut dyn Painter,
-    frame: &mut Frame,
-) {
-    let clip = l.lanes[lane].chart;
-    let mut order: Vec<&Drawn> = drawn
-        .iter()
-        .filter(|d| d.rect.h >= FONT + 2.0 && d.rect.w >= 12.0)
-        .collect();
-    order.sort_by(|a, b| (b.rect.w * b.rect.h).total_cmp(&(a.rect.w * a.rect.h)));
-    // Placed boxes bucketed by 64-px column, to keep the overlap test short.
-    let mut buckets: BTreeMap<i64, Vec<Rect>> = BTreeMap::new();
-    let mut placed_planes: Vec<bool> = vec![false; chart.plan.planes.len()];
-    for d in order {
-        if frame.labels.len() >= MAX_LABELS {
-            break;
-        }
-        if placed_planes[d.plane] {
-            continue;
-        }
-        let covered = l.x_of(view, chart.covered_from[d.plane] as f64);
-        let x0 = d.rect.x.max(clip.x);
-        let x1 = d.rect.right().min(clip.right()).min(covered);
-        let y0 = d.rect.y.max(clip.y);
-        let y1 = d.rect.bottom().min(clip.bottom());
-        if x1 - x0 < 12.0 || y1 - y0 < FONT + 2.0 {
-            continue;
-        }
-        let Some((name, w)) = fitting_text(&chart.name(d.plane), x1 - x0 - 6.0, p) else {
-            continue;
-        };
-        let cx = (x0 + x1) / 2.0;
-        let cy = (y0 + y1) / 2.0;
-        let bx = Rect {
-            x: cx - w / 2.0 - 2.0,
-            y: cy - FONT / 2.0 - 1.0,
-            w: w + 4.0,
-            h: FONT + 2.0,
-        };
-        let k0 = (bx.x / 64.0).floor() as i64;
-        let k1 = (bx.right() / 64.0).floor() as i64;
-        let clash = (k0..=k1).any(|k| {
-            buckets
-                .get(&k)
-                .is_some_and(|v| v.iter().any(|o| o.intersects(&bx)))
-        });
-        if clash {
-            continue;
-        }
-        for k in k0..=k1 {
-            buckets.entry(k).or_default().push(bx);
-        }
-        placed_planes[d.plane] = true;
-        let color = plane_fill(chart, d.plane).color.text_on();
-        p.text(&name, cx, cy, style(color, FONT, Align::Center));
-        frame.labels.push((d.plane, bx));
-    }
-}
-
 /// The name, or `…` plus its longest tail (at least 4 characters) that fits in
 /// `room` pixels, with its width. The tail is kept because framework names share
 /// long prefixes (`layer1_layer1_0_…`) and differ at the end (`…conv1_Conv`).
@@ -765,83 +801,145 @@ fn fitting_text(name: &str, room: f64, p: &mut dyn Painter) -> Option<(String, f
     None
 }
 
-/// Live bytes per clock as bars, merged per pixel column (max of the column).
-fn draw_strip(
-    chart: &Chart,
-    view: &View,
-    l: &PixelLayout,
-    lane: usize,
-    xticks: &[u64],
-    p: &mut dyn Painter,
-) {
-    let info = &chart.lanes[lane];
-    let s = l.lanes[lane].strip;
-    p.clip(Some(s));
-    p.fill_rects(
-        Fill {
-            color: Color::rgb(0xF6, 0xF6, 0xF8),
-            pattern: Pattern::Solid,
-        },
-        &[s],
-    );
-    for &t in xticks {
-        let x = view.snap(l.x_of(view, t as f64)) + 0.5 / view.dpr;
-        p.line(&[(x, s.y), (x, s.bottom())], stroke(palette::GRID, 1.0));
-    }
-    let cols = s.w.ceil() as usize;
-    let mut col_max: Vec<u64> = vec![0; cols];
-    let top = info.max_live.max(1) as f64;
-    for (k, &(from, bytes)) in info.live.iter().enumerate() {
-        let to = info
-            .live
-            .get(k + 1)
-            .map_or(chart.horizon as f64, |r| f64::from(r.0));
-        let (x0, x1) = (l.x_of(view, f64::from(from)), l.x_of(view, to));
-        if x1 <= s.x || x0 >= s.right() || bytes == 0 {
-            continue;
-        }
-        let (c0, c1) = cells(x0 - s.x, (x1 - x0).max(0.01), cols);
-        for c in &mut col_max[c0..c1] {
-            *c = (*c).max(bytes);
-        }
-    }
-    let mut bars = Vec::new();
-    let mut c = 0;
-    while c < cols {
-        let v = col_max[c];
-        let start = c;
-        while c < cols && col_max[c] == v {
-            c += 1;
-        }
-        if v > 0 {
-            let h = v as f64 / top * (s.h - 2.0);
-            bars.push(Rect {
-                x: s.x + start as f64,
-                y: s.bottom() - h,
-                w: (c - start) as f64,
-                h,
+impl LaneCtx<'_> {
+    /// Names inside their planes where they fit, largest planes first, never overlapping
+    /// another label; a label stays in the span before a later plane covers its plane.
+    fn place_labels(&self, drawn: &[Drawn], p: &mut dyn Painter, frame: &mut Frame) {
+        let LaneCtx {
+            chart, view, l, b, ..
+        } = *self;
+        let clip = b.chart;
+        let mut order: Vec<&Drawn> = drawn
+            .iter()
+            .filter(|d| d.rect.h >= FONT + 2.0 && d.rect.w >= 12.0)
+            .collect();
+        order.sort_by(|a, b| (b.rect.w * b.rect.h).total_cmp(&(a.rect.w * a.rect.h)));
+        // Placed boxes bucketed by 64-px column, to keep the overlap test short.
+        let mut buckets: BTreeMap<i64, Vec<Rect>> = BTreeMap::new();
+        let mut placed_planes: Vec<bool> = vec![false; chart.plan.planes.len()];
+        for d in order {
+            if frame.labels.len() >= MAX_LABELS {
+                break;
+            }
+            if placed_planes[d.plane] {
+                continue;
+            }
+            let covered = l.x_of(view, chart.covered_from[d.plane] as f64);
+            let x0 = d.rect.x.max(clip.x);
+            let x1 = d.rect.right().min(clip.right()).min(covered);
+            let y0 = d.rect.y.max(clip.y);
+            let y1 = d.rect.bottom().min(clip.bottom());
+            if x1 - x0 < 12.0 || y1 - y0 < FONT + 2.0 {
+                continue;
+            }
+            let Some((name, w)) = fitting_text(&chart.name(d.plane), x1 - x0 - 6.0, p) else {
+                continue;
+            };
+            let cx = (x0 + x1) / 2.0;
+            let cy = (y0 + y1) / 2.0;
+            let bx = Rect {
+                x: cx - w / 2.0 - 2.0,
+                y: cy - FONT / 2.0 - 1.0,
+                w: w + 4.0,
+                h: FONT + 2.0,
+            };
+            let k0 = (bx.x / 64.0).floor() as i64;
+            let k1 = (bx.right() / 64.0).floor() as i64;
+            let clash = (k0..=k1).any(|k| {
+                buckets
+                    .get(&k)
+                    .is_some_and(|v| v.iter().any(|o| o.intersects(&bx)))
             });
+            if clash {
+                continue;
+            }
+            for k in k0..=k1 {
+                buckets.entry(k).or_default().push(bx);
+            }
+            placed_planes[d.plane] = true;
+            let color = plane_fill(chart, d.plane).color.text_on();
+            p.text(&name, cx, cy, style(color, FONT, Align::Center));
+            frame.labels.push((d.plane, bx));
         }
     }
-    p.fill_rects(
-        Fill {
-            color: palette::STRIP,
+
+    /// Live bytes per clock as bars, merged per pixel column (max of the column).
+    fn strip(&self, xticks: &[u64], p: &mut dyn Painter) {
+        let LaneCtx {
+            chart,
+            view,
+            l,
+            lane,
+            b,
+            ..
+        } = *self;
+        let info = &chart.lanes[lane];
+        let s = b.strip;
+        let solid = |role| Fill {
+            color: self.color(role),
             pattern: Pattern::Solid,
-        },
-        &bars,
-    );
-    p.clip(None);
-    p.stroke_rects(stroke(palette::AXIS, 1.0), &[s]);
-    p.text(
-        "live",
-        s.x - 6.0,
-        s.y + s.h / 2.0 - 6.0,
-        style(palette::AXIS, 10.0, Align::Right),
-    );
-    p.text(
-        &axis::bytes_short(info.max_live),
-        s.x - 6.0,
-        s.y + s.h / 2.0 + 6.0,
-        style(palette::AXIS, 9.0, Align::Right),
-    );
+        };
+        p.clip(Some(s));
+        p.fill_rects(solid(Role::StripBackground), &[s]);
+        for &t in xticks {
+            let x = view.snap(l.x_of(view, t as f64)) + 0.5 / view.dpr;
+            p.line(
+                &[(x, s.y), (x, s.bottom())],
+                stroke(self.color(Role::Grid), 1.0),
+            );
+        }
+        let cols = s.w.ceil() as usize;
+        let mut col_max: Vec<u64> = vec![0; cols];
+        let top = info.max_live.max(1) as f64;
+        for (k, &(from, bytes)) in info.live.iter().enumerate() {
+            let to = info
+                .live
+                .get(k + 1)
+                .map_or(chart.horizon as f64, |r| f64::from(r.0));
+            let (x0, x1) = (l.x_of(view, f64::from(from)), l.x_of(view, to));
+            if x1 <= s.x || x0 >= s.right() || bytes == 0 {
+                continue;
+            }
+            let (c0, c1) = cells(x0 - s.x, (x1 - x0).max(0.01), cols);
+            for c in &mut col_max[c0..c1] {
+                *c = (*c).max(bytes);
+            }
+        }
+        let mut bars = Vec::new();
+        let mut c = 0;
+        while c < cols {
+            let v = col_max[c];
+            let start = c;
+            while c < cols && col_max[c] == v {
+                c += 1;
+            }
+            if v > 0 {
+                let h = v as f64 / top * (s.h - 2.0);
+                bars.push(Rect {
+                    x: s.x + start as f64,
+                    y: s.bottom() - h,
+                    w: (c - start) as f64,
+                    h,
+                });
+            }
+        }
+        p.fill_rects(solid(Role::Strip), &bars);
+        p.clip(None);
+        let axis = self.color(Role::Axis);
+        p.stroke_rects(stroke(axis, 1.0), &[s]);
+        let middle = s.y + s.h / 2.0;
+        p.text(
+            "live",
+            s.x - 6.0,
+            middle - 6.0,
+            style(axis, 10.0, Align::Right),
+        );
+        let max = axis::bytes_short(info.max_live);
+        p.text(
+            &max,
+            s.x - 6.0,
+            middle + 6.0,
+            style(axis, 9.0, Align::Right),
+        );
+    }
 }

@@ -9,10 +9,10 @@
 //! unfilled `<rect class="name">` per drawn plane carries a `<title>` (its full name
 //! and size), so a viewer's tooltip names planes whose label is cut or absent.
 
+use super::chart::Chart;
 use super::paint::{Align, Color, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
 use super::render::{render, Frame, Options};
-use super::theme::{Theme, Themed};
-use super::{Chart, View};
+use super::view::View;
 use std::fmt::Write;
 
 /// Font stack of the page, so a rendered SVG looks like the canvas.
@@ -222,10 +222,11 @@ impl Painter for SvgPainter {
     }
 }
 
-/// The chart as an SVG document of `view`'s CSS size, and what was drawn.
-pub fn to_svg(chart: &Chart, view: &View, opts: &Options, theme: Theme) -> (String, Frame) {
+/// The chart as an SVG document of `view`'s CSS size, in `opts.theme`, and what was
+/// drawn.
+pub fn to_svg(chart: &Chart, view: &View, opts: &Options) -> (String, Frame) {
     let mut svg = SvgPainter::new(view.width, view.height);
-    let frame = render(chart, view, opts, &mut Themed::new(&mut svg, theme));
+    let frame = render(chart, view, opts, &mut svg);
     svg.close_clip();
     for d in &frame.drawn {
         let size = chart.plan.planes.get(d.plane).map_or(0, |p| p.size);
@@ -274,7 +275,7 @@ mod tests {
         };
         let mut rec = crate::scene::RecordingPainter::new();
         render(&chart, &view, &opts, &mut rec);
-        let (svg, frame) = to_svg(&chart, &view, &opts, Theme::Light);
+        let (svg, frame) = to_svg(&chart, &view, &opts);
         let filled = rec.filled().count();
         let patterned = rec
             .filled()

@@ -3,7 +3,7 @@
 //! the DOM; every data→pixel conversion goes through [`PixelLayout`].
 
 use super::chart::Chart;
-use super::paint::Rect;
+use super::geom::Rect;
 
 /// Margins around the plot, in CSS pixels: y tick labels on the left, clock ticks
 /// under the last lane.
@@ -11,7 +11,10 @@ pub const LEFT: f64 = 76.0;
 pub const RIGHT: f64 = 14.0;
 pub const TOP: f64 = 10.0;
 pub const BOTTOM: f64 = 34.0;
+/// Between lanes, and above the first when lanes have titles ([`Chart::titled`]): the
+/// title stands there, above the chart, where no line or plane can cross it.
 const LANE_GAP: f64 = 22.0;
+pub const TITLED_TOP: f64 = LANE_GAP;
 
 /// What is visible. Addresses are fractions of each lane's extent, so one zoom
 /// applies to lanes of different sizes.
@@ -141,12 +144,13 @@ impl PixelLayout {
         let n = chart.lanes.len().max(1);
         let plot_x = LEFT;
         let plot_w = (view.width - LEFT - RIGHT).max(10.0);
-        let avail = (view.height - TOP - BOTTOM - LANE_GAP * (n - 1) as f64).max(40.0);
+        let top = if chart.titled() { TITLED_TOP } else { TOP };
+        let avail = (view.height - top - BOTTOM - LANE_GAP * (n - 1) as f64).max(40.0);
         let lane_h = avail / n as f64;
         let strip_h = (lane_h * 0.16).clamp(18.0, 56.0);
         let lanes = (0..n)
             .map(|i| {
-                let top = TOP + i as f64 * (lane_h + LANE_GAP);
+                let top = top + i as f64 * (lane_h + LANE_GAP);
                 let chart_h = (lane_h - strip_h - 4.0).max(10.0);
                 LaneBox {
                     chart: Rect {

@@ -6,8 +6,8 @@
 
 use super::canvas::CanvasPainter;
 use super::{to_js, Viewer};
-use crate::scene::theme::{Theme, Themed};
-use crate::scene::{self, compare, hit_test, info, Chart, Frame, Options, View};
+use crate::scene::theme::Theme;
+use crate::scene::{self, compare, hit_test, info, Chart, Frame, Options, Renderer, View};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
@@ -20,6 +20,8 @@ struct Half {
     canvas: HtmlCanvasElement,
     painter: CanvasPainter,
     chart: Chart,
+    /// The chart's frames' caches.
+    renderer: Renderer,
     opts: Options,
     frame: Frame,
 }
@@ -29,18 +31,24 @@ pub struct CompareView {
     halves: [Half; 2],
     view: View,
     comparison: compare::Comparison,
-    theme: Theme,
     /// B is drawn on A's clocks, and that moved some of its steps.
     aligned: bool,
 }
 
-fn half(canvas: HtmlCanvasElement, chart: Chart, changed: &[usize]) -> Result<Half, JsValue> {
+fn half(
+    canvas: HtmlCanvasElement,
+    chart: Chart,
+    changed: &[usize],
+    theme: Theme,
+) -> Result<Half, JsValue> {
     Ok(Half {
         painter: CanvasPainter::for_canvas(&canvas)?,
         canvas,
         chart,
+        renderer: Renderer::default(),
         opts: Options {
             matches: changed.to_vec(),
+            theme,
             ..Options::default()
         },
         frame: Frame::default(),
@@ -82,12 +90,11 @@ impl CompareView {
         let view = View::fit(&ca, 300.0, 150.0, 1.0);
         Ok(CompareView {
             halves: [
-                half(top, ca, &comparison.changed[0])?,
-                half(bottom, cb, &comparison.changed[1])?,
+                half(top, ca, &comparison.changed[0], viewer.opts.theme)?,
+                half(bottom, cb, &comparison.changed[1], viewer.opts.theme)?,
             ],
             view,
             comparison,
-            theme: viewer.theme,
             aligned,
         })
     }
@@ -120,8 +127,9 @@ impl CompareView {
         let mut again = false;
         for h in &mut self.halves {
             h.painter.begin(self.view.dpr);
-            let mut painter = Themed::new(&mut h.painter, self.theme);
-            h.frame = scene::render(&h.chart, &self.view, &h.opts, &mut painter);
+            h.frame = h
+                .renderer
+                .render(&h.chart, &self.view, &h.opts, &mut h.painter);
             h.painter.end();
             again |= h.frame.refining();
         }
@@ -130,7 +138,10 @@ impl CompareView {
 
     /// `light` or `dark`, as the page (`Viewer::set_theme`).
     pub fn set_theme(&mut self, name: &str) {
-        self.theme = Theme::from_name(name).unwrap_or_default();
+        let theme = Theme::from_name(name).unwrap_or_default();
+        for h in &mut self.halves {
+            h.opts.theme = theme;
+        }
     }
 
     /// Selects a table row's buffer: plane `a` of the top chart and `b` of the bottom

@@ -6,7 +6,6 @@
 use super::canvas::CanvasPainter;
 use super::{to_js, Viewer};
 use crate::scene::svg::to_svg;
-use crate::scene::theme::Themed;
 use crate::scene::{self, Call, Fill, Frame, Painter, RecordingPainter, Rect, Stroke};
 use crate::scene::{TextStyle, View};
 #[cfg(not(feature = "lite"))]
@@ -151,12 +150,7 @@ impl Viewer {
     /// scene's SVG painter (the code `memplan render` runs).
     pub fn svg(&self, width: f64, height: f64) -> Result<String, JsValue> {
         let (i, view) = self.export_view(width, height, 1.0)?;
-        let (svg, _) = to_svg(
-            &self.files[i].chart,
-            &view,
-            &self.export_options(),
-            self.theme,
-        );
+        let (svg, _) = to_svg(&self.files[i].chart, &view, &self.export_options());
         Ok(svg)
     }
 
@@ -168,17 +162,11 @@ impl Viewer {
         }
         let (i, view) = self.export_view(width, height, scale)?;
         let opts = self.export_options();
-        let theme = self.theme;
         let mut m = Measured {
             rec: RecordingPainter::new(),
             measure: &mut self.painter,
         };
-        let frame = scene::render(
-            &self.files[i].chart,
-            &view,
-            &opts,
-            &mut Themed::new(&mut m, theme),
-        );
+        let frame = scene::render(&self.files[i].chart, &view, &opts, &mut m);
         Ok(Picture {
             calls: m.rec.calls,
             frame,

@@ -13,7 +13,7 @@
 
 use super::Viewer;
 use crate::planning::AS_LOADED;
-use crate::scene::{Chart, View};
+use crate::scene::{Chart, Renderer, View};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -35,6 +35,8 @@ pub(super) struct Opened {
     /// The name shown in the menus; unique among the open files.
     pub(super) name: String,
     pub(super) chart: Chart,
+    /// The caches of the chart's frames (occupancy tiles of a big plan).
+    pub(super) renderer: Renderer,
     pub(super) view: View,
     /// None for a file handed over as bytes (`Viewer::open`, `<memplan-view>`).
     source: Option<Rc<Source>>,
@@ -70,6 +72,7 @@ impl Opened {
             name: name.to_owned(),
             view: View::fit(&chart, w, h, dpr),
             chart,
+            renderer: Renderer::default(),
             source: None,
             strategy: strategy.to_owned(),
             report: JsValue::NULL,
@@ -201,6 +204,7 @@ impl Viewer {
             let f = &mut self.files[i];
             f.view = View::fit(&chart, w, h, dpr);
             f.chart = chart;
+            f.renderer = Renderer::default();
             f.report = report;
             f.revision = revision;
             let id = f.id;

@@ -35,8 +35,6 @@ pub struct Viewer {
     frame: Frame,
     /// Milliseconds the last `render` took.
     last_ms: f64,
-    /// Light or dark chrome (`Viewer::set_theme`).
-    theme: crate::scene::theme::Theme,
     /// The last id handed out (`files`).
     next_id: u32,
 }
@@ -93,7 +91,6 @@ impl Viewer {
             size: (300.0, 150.0, 1.0),
             frame: Frame::default(),
             last_ms: 0.0,
-            theme: Default::default(),
             next_id: 0,
         })
     }
@@ -134,13 +131,14 @@ impl Viewer {
         let t = now();
         let (w, h, dpr) = self.size;
         self.painter.begin(dpr);
-        let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+        let Some(f) = self.current.and_then(|i| self.files.get_mut(i)) else {
             self.painter.blank(w, h);
             self.frame = Frame::default();
             return false;
         };
-        let mut painter = crate::scene::theme::Themed::new(&mut self.painter, self.theme);
-        self.frame = scene::render(&f.chart, &f.view, &self.opts, &mut painter);
+        self.frame = f
+            .renderer
+            .render(&f.chart, &f.view, &self.opts, &mut self.painter);
         self.painter.end();
         self.last_ms = now() - t;
         self.frame.refining()

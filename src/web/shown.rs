@@ -52,7 +52,7 @@ impl Viewer {
 
     /// `light` or `dark` chrome; anything else is light.
     pub fn set_theme(&mut self, name: &str) {
-        self.theme = Theme::from_name(name).unwrap_or_default();
+        self.opts.theme = Theme::from_name(name).unwrap_or_default();
     }
 
     /// The visible part of the current file: `[t0, t1, a0, a1]`, clocks then

@@ -318,9 +318,11 @@ impl<'g> Builder<'g> {
         Ok(())
     }
 
-    /// The schedule: Producers first (used initializers in file order, then Constant
-    /// nodes), then the operators in the scheduler's waves.
-    fn schedule(&self) -> Result<Schedule> {
+    /// Which initializers and which nodes some node reads, and the graph outputs'
+    /// definitions; refuses a graph input read by several nodes or also a graph
+    /// output (Aidge inserts an Identity node there).
+    #[allow(clippy::type_complexity)]
+    fn used(&self) -> Result<(Vec<bool>, Vec<bool>, Vec<Option<Def>>)> {
         let g = self.graph;
         let mut used_init = vec![false; self.inits.len()];
         let mut used_node = vec![false; g.node.len()];
@@ -351,23 +353,22 @@ impl<'g> Builder<'g> {
                 )));
             }
         }
+        Ok((used_init, used_node, outputs))
+    }
+
+    /// The schedule: Producers first (used initializers in file order, then Constant
+    /// nodes), then the operators in the scheduler's waves.
+    fn schedule(&self) -> Result<Schedule> {
+        let g = self.graph;
+        let (used_init, used_node, outputs) = self.used()?;
         let mut nodes: Vec<Node> = Vec::new();
         let mut init_node = vec![usize::MAX; self.inits.len()];
         let mut op_node = vec![usize::MAX; g.node.len()];
-        let producer = |name: String, v: &Value| Node {
-            name,
-            kind: "Producer".into(),
-            producer: true,
-            inputs: Vec::new(),
-            outputs: vec![output(&v.dims, 4, tag(v.dims.len(), v.dims.len()))],
-        };
         for (i, t) in g.initializer.iter().enumerate() {
             if used_init[i] {
                 init_node[i] = nodes.len();
-                nodes.push(producer(
-                    graph::aidge_name(t.name.as_deref().unwrap_or("")),
-                    &self.inits[i],
-                ));
+                let name = graph::aidge_name(t.name.as_deref().unwrap_or(""));
+                nodes.push(producer(name, &self.inits[i]));
             }
         }
         for (n, node) in g.node.iter().enumerate() {
@@ -533,5 +534,16 @@ fn output(dims: &[u64], element_bytes: u64, data_format: String) -> Output {
         graph_output: false,
         data_format,
         token_based: false,
+    }
+}
+
+/// The Producer node of an initializer or a Constant node's value `v`.
+fn producer(name: String, v: &Value) -> Node {
+    Node {
+        name,
+        kind: "Producer".into(),
+        producer: true,
+        inputs: Vec::new(),
+        outputs: vec![output(&v.dims, 4, tag(v.dims.len(), v.dims.len()))],
     }
 }

@@ -77,6 +77,8 @@ pub const KNOWN: &[&str] = &[
 ];
 
 /// Converts one node whose input values are known (`None` for an omitted optional input).
+/// Long (about 140 lines) on purpose: one short match arm per operator Aidge maps, so
+/// the whole operator table reads in one place (the shape rules are the helpers).
 pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpResult {
     let x = || -> std::result::Result<&Value, String> {
         inputs
