@@ -136,6 +136,13 @@ impl Budget {
             progress: None,
         }
     }
+
+    /// The user cancelled (the page's Cancel button).
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 impl Default for Budget {
@@ -480,12 +487,7 @@ impl Run<'_> {
         let pass = self.items.len() as u64;
         let timer = self.limits.timer;
         let nodes = &mut self.limits.nodes;
-        let cancelled = || {
-            budget
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-        };
+        let cancelled = || budget.cancelled();
         let (offsets, peak) = greedy::iterate(
             self.items,
             (start.pass.order.sort(self.items), start.offsets, start.peak),
@@ -532,12 +534,7 @@ impl Run<'_> {
         let until_nodes =
             self.limits.nodes + budget.max_nodes.saturating_sub(self.limits.nodes) / share;
         let nodes = &mut self.limits.nodes;
-        let cancelled = || {
-            budget
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-        };
+        let cancelled = || budget.cancelled();
         let (offsets, peak) =
             local::improve(self.items, offsets, self.lower_bound, 1, |work, stalled| {
                 // The node count never passes the limit, even by the last move's cost.

@@ -30,7 +30,6 @@ use super::bound::Item;
 use super::Budget;
 use crate::model::Bytes;
 use crate::timer::Timer;
-use std::sync::atomic::Ordering;
 
 /// What a feasibility search concluded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,11 +64,7 @@ impl Limits<'_> {
     pub(crate) fn out_of_time(&self) -> bool {
         self.nodes >= self.budget.max_nodes
             || self.timer.elapsed_ms() >= self.budget.millis
-            || self
-                .budget
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
+            || self.budget.cancelled()
     }
 }
 
