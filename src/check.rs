@@ -363,21 +363,7 @@ fn plane_overlaps(plan: &Plan, report: &mut Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Buffer, BufferList, Clock, Component};
-
-    fn plan(items: &[(u32, u32, u64, u64)]) -> Plan {
-        let buffers = items
-            .iter()
-            .enumerate()
-            .map(|(i, &(lower, upper, size, _))| Buffer::new(format!("b{i}"), lower, upper, size))
-            .collect();
-        let offsets: Vec<u64> = items.iter().map(|i| i.3).collect();
-        BufferList {
-            buffers,
-            capacity: None,
-        }
-        .to_plan(&offsets)
-    }
+    use crate::model::{Clock, Component};
 
     fn kinds(r: &Report) -> Vec<ProblemKind> {
         r.problems.iter().map(|p| p.kind).collect()
@@ -385,12 +371,12 @@ mod tests {
 
     #[test]
     fn disjoint_lifetimes_may_share_bytes() {
-        assert!(check(&plan(&[(0, 2, 8, 0), (2, 4, 8, 0)])).is_valid());
+        assert!(check(&Plan::of_buffers(&[(0, 2, 8, 0), (2, 4, 8, 0)])).is_valid());
     }
 
     #[test]
     fn live_overlap_is_reported_once_per_kind() {
-        let r = check(&plan(&[(0, 3, 8, 0), (2, 4, 8, 4)]));
+        let r = check(&Plan::of_buffers(&[(0, 3, 8, 0), (2, 4, 8, 4)]));
         assert_eq!(kinds(&r), vec![ProblemKind::PlaneOverlap]);
         assert_eq!(r.problems[0].planes, vec![0, 1]);
         assert_eq!(
@@ -401,7 +387,7 @@ mod tests {
 
     #[test]
     fn planes_of_one_space_may_share_bytes() {
-        let mut p = plan(&[(0, 4, 8, 0)]);
+        let mut p = Plan::of_buffers(&[(0, 4, 8, 0)]);
         let mut second = p.planes[0].clone();
         second.allocated = 1;
         p.planes.push(second);
@@ -412,7 +398,7 @@ mod tests {
     /// over [0, 4) of it at clock 2 (wrap-around); the space lives until 5. Space 1
     /// writes [4, 8) at `when`, live until 5.
     fn replaced(when: Clock) -> Plan {
-        let mut p = plan(&[(0, 6, 8, 0), (when, 6, 4, 4)]);
+        let mut p = Plan::of_buffers(&[(0, 6, 8, 0), (when, 6, 4, 4)]);
         let mut b = p.planes[0].clone();
         (b.allocated, b.size, b.stride, b.cont_size) = (2, 4, 4, 4);
         p.planes.push(b);
@@ -446,7 +432,7 @@ mod tests {
 
     #[test]
     fn capacity_alignment_lifetime_and_extent_are_checked() {
-        let mut p = plan(&[(0, 2, 8, 3)]);
+        let mut p = Plan::of_buffers(&[(0, 2, 8, 3)]);
         p.components = vec![Component {
             name: "sram".into(),
             capacity: Some(10),
@@ -472,7 +458,7 @@ mod tests {
 
     #[test]
     fn bad_indices_do_not_panic() {
-        let mut p = plan(&[(0, 2, 8, 0)]);
+        let mut p = Plan::of_buffers(&[(0, 2, 8, 0)]);
         p.planes[0].space = 7;
         p.planes[0].node = 99;
         p.spaces[0].component = 3;

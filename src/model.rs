@@ -281,6 +281,24 @@ pub struct BufferList {
     pub capacity: Option<Bytes>,
 }
 
+#[cfg(test)]
+impl Plan {
+    /// A test's plan of buffers `(lower, upper, size, offset)`, named `b0`, `b1`…
+    pub(crate) fn of_buffers(items: &[(Clock, Clock, Bytes, Bytes)]) -> Plan {
+        let buffers = items
+            .iter()
+            .enumerate()
+            .map(|(i, &(lower, upper, size, _))| Buffer::new(format!("b{i}"), lower, upper, size))
+            .collect();
+        let offsets: Vec<Bytes> = items.iter().map(|i| i.3).collect();
+        BufferList {
+            buffers,
+            capacity: None,
+        }
+        .to_plan(&offsets)
+    }
+}
+
 impl BufferList {
     /// The plan of this list with the given offsets (one per buffer, in order): each
     /// buffer becomes one space holding one plane, so the checker and the chart treat

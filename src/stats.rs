@@ -249,26 +249,11 @@ pub fn live_at(plan: &Plan, component: usize, t: Clock) -> Vec<LiveSpace> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Buffer, BufferList};
-
-    fn list(items: &[(u32, u32, u64, u64)]) -> Plan {
-        let buffers = items
-            .iter()
-            .enumerate()
-            .map(|(i, &(lower, upper, size, _))| Buffer::new(i.to_string(), lower, upper, size))
-            .collect();
-        let offsets: Vec<u64> = items.iter().map(|i| i.3).collect();
-        BufferList {
-            buffers,
-            capacity: None,
-        }
-        .to_plan(&offsets)
-    }
 
     #[test]
     fn lower_bound_is_the_busiest_clock() {
         // a [0,2) 4 bytes, b [1,3) 6 bytes, c [2,4) 5 bytes: clock 1 holds 10, clock 2 holds 11.
-        let plan = list(&[(0, 2, 4, 0), (1, 3, 6, 4), (2, 4, 5, 10)]);
+        let plan = Plan::of_buffers(&[(0, 2, 4, 0), (1, 3, 6, 4), (2, 4, 5, 10)]);
         let s = stats(&plan);
         assert_eq!((s.peak, s.lower_bound), (15, 11));
         assert_eq!(s.components[0].peak_clock, Some(2));
@@ -286,7 +271,7 @@ mod tests {
     fn a_replaced_plane_stops_counting_after_its_replacement() {
         // Space 0 ([0, 8), clocks 0..=5) holds `a` ([0, 8), written at 0) until its
         // reader writes `b` over [0, 4) at clock 2; space 1 reuses [4, 8) from 3 on.
-        let mut plan = list(&[(0, 6, 8, 0), (3, 6, 4, 4)]);
+        let mut plan = Plan::of_buffers(&[(0, 6, 8, 0), (3, 6, 4, 4)]);
         let mut b = plan.planes[0].clone();
         (b.allocated, b.size, b.stride, b.cont_size) = (2, 4, 4, 4);
         plan.planes.push(b);

@@ -122,8 +122,10 @@ fn plan_export_carries_the_accessors() {
     mm.release_dependencies(0).unwrap();
     mm.tick();
     let p = mm.planes(0).unwrap()[0].clone();
-    mm.reallocate_after_node(&p, 1, 512, 1024, true, 0, &[], Layout::FLAT)
-        .unwrap();
+    mm.registered(1, |mm| {
+        mm.reallocate_after(&p, 512, 1024, true, 0, &[], Layout::FLAT)
+    })
+    .unwrap();
     mm.release_dependencies(1).unwrap();
     mm.tick();
     let steps = vec![Step::default(), Step::default()];

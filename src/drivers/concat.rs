@@ -127,19 +127,26 @@ pub(super) fn place(
     };
     match candidate {
         Some((_, extra)) => {
-            mm.reallocate_after_node(&base, id, offset, size, true, extra, &cchilds, layout)?;
+            mm.registered(id, |mm| {
+                mm.reallocate_after(&base, offset, size, true, extra, &cchilds, layout)
+            })?;
             if first {
-                let c = target.node;
-                mm.reallocate_after_node(&base, c, 0, csize, true, extra, &cchilds, layout)?;
+                mm.registered(target.node, |mm| {
+                    mm.reallocate_after(&base, 0, csize, true, extra, &cchilds, layout)
+                })?;
             }
         }
         None => {
             let at = base.offset;
             let sp = base.space;
             let dst = at.wrapping_add(offset);
-            mm.reallocate_node(sp, id, dst, size, false, 0, &cchilds, layout)?;
+            mm.registered(id, |mm| {
+                mm.reallocate(sp, dst, size, false, 0, &cchilds, layout)
+            })?;
             if first {
-                mm.reallocate_node(sp, target.node, at, csize, false, 0, &cchilds, layout)?;
+                mm.registered(target.node, |mm| {
+                    mm.reallocate(sp, at, csize, false, 0, &cchilds, layout)
+                })?;
             }
         }
     }

@@ -144,31 +144,30 @@ impl Run<'_> {
         match (reuse, multi) {
             (Some((plane, extra)), true) => {
                 let comp = plane.component;
-                mm.reallocate_after_multiple_mems_node(
-                    &plane, id, 0, req, comp, true, extra, &childs, layout,
-                )?;
+                mm.registered(id, |mm| {
+                    mm.reallocate_after_multiple_mems(
+                        &plane, 0, req, comp, true, extra, &childs, layout,
+                    )
+                })?;
             }
             (Some((plane, extra)), false) => {
-                mm.reallocate_after_node(&plane, id, 0, req, true, extra, &childs, layout)?;
+                mm.registered(id, |mm| {
+                    mm.reallocate_after(&plane, 0, req, true, extra, &childs, layout)
+                })?;
             }
             (None, true) => {
                 let priority = &self.priority;
                 let p = mm.allocate_among_components(req, &childs, layout, priority, Some(id))?;
-                mm.reallocate_multiple_mems_node(
-                    p.space,
-                    id,
-                    p.offset,
-                    req,
-                    p.component,
-                    false,
-                    0,
-                    &childs,
-                    layout,
-                )?;
+                mm.registered(id, |mm| {
+                    let (space, at, c) = (p.space, p.offset, p.component);
+                    mm.reallocate_multiple_mems(space, at, req, c, false, 0, &childs, layout)
+                })?;
             }
             (None, false) => {
                 let p = mm.allocate(req, &childs, layout);
-                mm.reallocate_node(p.space, id, p.offset, req, false, 0, &childs, layout)?;
+                mm.registered(id, |mm| {
+                    mm.reallocate(p.space, p.offset, req, false, 0, &childs, layout)
+                })?;
             }
         }
         Ok(())

@@ -213,25 +213,6 @@ impl MemoryManager {
         ))
     }
 
-    /// Registered form of [`MemoryManager::reallocate_multiple_mems`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn reallocate_multiple_mems_node(
-        &mut self,
-        space: SpaceId,
-        node: NodeId,
-        offset: u64,
-        size: u64,
-        component: usize,
-        wrap: bool,
-        extra: u64,
-        deps: &[NodeId],
-        layout: Layout,
-    ) -> Result<usize> {
-        self.registered(node, |mm| {
-            mm.reallocate_multiple_mems(space, offset, size, component, wrap, extra, deps, layout)
-        })
-    }
-
     /// `reallocateMultipleMems(plane, extraOffset, size, c, ...)`: exactly the
     /// legacy [`MemoryManager::reallocate_after`] (Aidge implements the legacy
     /// call with this one and `c = 0`, so the space grows through the *legacy*
@@ -250,34 +231,6 @@ impl MemoryManager {
     ) -> Result<MemoryPlane> {
         let args = (extra_offset, size, component);
         self.follow(prev, args, wrap, extra, deps, layout)
-    }
-
-    /// Registered form of [`MemoryManager::reallocate_after_multiple_mems`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn reallocate_after_multiple_mems_node(
-        &mut self,
-        prev: &MemoryPlane,
-        node: NodeId,
-        extra_offset: u64,
-        size: u64,
-        component: usize,
-        wrap: bool,
-        extra: u64,
-        deps: &[NodeId],
-        layout: Layout,
-    ) -> Result<usize> {
-        self.registered(node, |mm| {
-            mm.reallocate_after_multiple_mems(
-                prev,
-                extra_offset,
-                size,
-                component,
-                wrap,
-                extra,
-                deps,
-                layout,
-            )
-        })
     }
 
     /// `releaseMultipleMems(space, c)`: marks a live space released now and frees

@@ -196,48 +196,11 @@ impl MemoryManager {
         ))
     }
 
-    /// Registered form of [`MemoryManager::reallocate`]; returns the plane index.
-    /// Like Aidge (`mMemPlanes[node]` is evaluated first), the node gets an
-    /// entry even when the reallocation throws.
-    #[allow(clippy::too_many_arguments)]
-    pub fn reallocate_node(
-        &mut self,
-        space: SpaceId,
-        node: NodeId,
-        offset: u64,
-        size: u64,
-        wrap: bool,
-        extra: u64,
-        deps: &[NodeId],
-        layout: Layout,
-    ) -> Result<usize> {
-        self.registered(node, |mm| {
-            mm.reallocate(space, offset, size, wrap, extra, deps, layout)
-        })
-    }
-
-    /// Registered form of [`MemoryManager::reallocate_after`]; returns the plane index.
-    #[allow(clippy::too_many_arguments)]
-    pub fn reallocate_after_node(
-        &mut self,
-        prev: &MemoryPlane,
-        node: NodeId,
-        extra_offset: u64,
-        size: u64,
-        wrap: bool,
-        extra: u64,
-        deps: &[NodeId],
-        layout: Layout,
-    ) -> Result<usize> {
-        self.registered(node, |mm| {
-            mm.reallocate_after(prev, extra_offset, size, wrap, extra, deps, layout)
-        })
-    }
-
-    /// The registered forms of every `reallocate`: the plane `make` returns, added
-    /// to `node`'s; its index. Like Aidge (`mMemPlanes[node]` is evaluated first),
-    /// the node gets an entry even when `make` throws.
-    pub(super) fn registered(
+    /// Aidge's `reallocate(…, node, …)` overloads, for any `reallocate` (`make`): the
+    /// plane it returns, added to `node`'s planes; its index among them. Like Aidge
+    /// (`mMemPlanes[node]` is evaluated first), the node gets an entry even when
+    /// `make` throws.
+    pub fn registered(
         &mut self,
         node: NodeId,
         make: impl FnOnce(&mut Self) -> Result<MemoryPlane>,

@@ -69,20 +69,11 @@ impl Window {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::strategies::bound::overlap_free;
     use crate::strategies::greedy::{place_around, Fit, Order};
 
     fn item(lower: Clock, upper: Clock, size: Bytes) -> Item {
         Item { lower, upper, size }
-    }
-
-    fn overlap_free(items: &[Item], offsets: &[Bytes]) -> bool {
-        (0..items.len()).all(|i| {
-            (0..i).all(|j| {
-                !items[i].overlaps(&items[j])
-                    || offsets[i] + items[i].size <= offsets[j]
-                    || offsets[j] + items[j].size <= offsets[i]
-            })
-        })
     }
 
     /// The fullest clock is the earliest of the clocks with the most bytes live.

@@ -17,6 +17,19 @@ impl Item {
     }
 }
 
+/// The tests' own overlap check of a placement, pair by pair (the planners' data
+/// structures are what they test).
+#[cfg(test)]
+pub(crate) fn overlap_free(items: &[Item], offsets: &[Bytes]) -> bool {
+    (0..items.len()).all(|i| {
+        (0..i).all(|j| {
+            !items[i].overlaps(&items[j])
+                || offsets[i] + items[i].size <= offsets[j]
+                || offsets[j] + items[j].size <= offsets[i]
+        })
+    })
+}
+
 /// The list's buffers as items. A buffer with `upper <= lower` still occupies its
 /// `lower` step (that is how [`BufferList::to_plan`] and the checker read it), so it
 /// becomes `[lower, lower + 1)`. Fails when the sizes add up past `u64`, so that every

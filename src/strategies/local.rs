@@ -25,7 +25,7 @@
 use super::bound::Item;
 use super::greedy::{choose_gap, Fit, TimeIndex};
 use super::rng::splitmix64;
-use crate::model::Bytes;
+use crate::model::{Bytes, Clock};
 use std::collections::BTreeSet;
 
 /// Fewest and most buffers one move takes out (the most doubles while moves stall).
@@ -87,11 +87,113 @@ impl State<'_> {
     }
 }
 
+impl State<'_> {
+    /// The column of `c`: the buffers live with it (or only those live at `clock`),
+    /// each with its top.
+    fn column(&mut self, c: usize, clock: Option<Clock>) -> Vec<(Bytes, usize)> {
+        let (items, offsets) = (self.items, &self.offsets);
+        let mut column = Vec::new();
+        self.index.for_each_overlap(items, c, |j| {
+            if clock.map_or(true, |t| items[j].lower <= t && t < items[j].upper) {
+                column.push((offsets[j] + items[j].size, j));
+            }
+        });
+        column
+    }
+
+    /// Narrows `column` to the buffers the move takes out. With `eject`, `c` goes
+    /// down to a spot where a buffer of its column starts or ends, below `peak`
+    /// (returned), and only the buffers it then meets go; otherwise (or when there is
+    /// no such spot) the ruin: the `k` highest tops, `k` random up to `ruin_max`
+    /// (ties by index, so the move is deterministic).
+    fn narrow(
+        &self,
+        c: usize,
+        column: &mut Vec<(Bytes, usize)>,
+        (eject, peak, ruin_max): (bool, Bytes, usize),
+        next: &mut impl FnMut() -> u64,
+    ) -> Option<Bytes> {
+        let size = self.items[c].size;
+        let mut spots: Vec<Bytes> = column
+            .iter()
+            .filter(|&&(_, j)| j != c)
+            .flat_map(|&(top, j)| [self.offsets[j], top])
+            .filter(|&x| x + size < peak)
+            .collect();
+        spots.sort_unstable();
+        spots.dedup();
+        let pin =
+            (eject && !spots.is_empty()).then(|| spots[(next() % spots.len() as u64) as usize]);
+        if let Some(x) = pin {
+            column.retain(|&(top, j)| j == c || (top > x && self.offsets[j] < x + size));
+        } else {
+            let k = RUIN_MIN + (next() % (ruin_max - RUIN_MIN + 1) as u64) as usize;
+            let k = k.min(column.len());
+            if k < column.len() {
+                column.select_nth_unstable_by(k, |a, b| b.cmp(a));
+                column.truncate(k);
+            }
+        }
+        pin
+    }
+
+    /// Puts the `moved` buffers back (`c` at `pin` first, when pinned): size
+    /// descending, shuffled a little (a random key breaks ties, and a few random swaps
+    /// put some smaller buffers first), all first fit or all best fit. Returns the
+    /// buffers looked at.
+    fn reinsert(
+        &mut self,
+        moved: &[(usize, Bytes)],
+        (c, pin): (usize, Option<Bytes>),
+        next: &mut impl FnMut() -> u64,
+        busy: &mut Vec<(Bytes, Bytes)>,
+    ) -> u64 {
+        if let Some(x) = pin {
+            self.put_at(c, x);
+        }
+        let mut order: Vec<(Bytes, u64, usize)> = moved
+            .iter()
+            .filter(|&&(j, _)| pin.is_none() || j != c)
+            .map(|&(j, _)| (self.items[j].size, next(), j))
+            .collect();
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        for _ in 0..order.len() / 4 {
+            let a = (next() % order.len() as u64) as usize;
+            let b = (next() % order.len() as u64) as usize;
+            order.swap(a, b);
+        }
+        let fit = if next() % 2 == 0 {
+            Fit::First
+        } else {
+            Fit::Best
+        };
+        order
+            .iter()
+            .map(|&(_, _, j)| self.put_back(j, fit, busy))
+            .sum()
+    }
+
+    /// Puts the `moved` buffers back where they were.
+    fn undo(&mut self, moved: &[(usize, Bytes)]) {
+        for &(j, _) in moved {
+            self.take_out(j);
+        }
+        for &(j, at) in moved {
+            self.put_at(j, at);
+        }
+    }
+}
+
 /// Improves `offsets` (a valid placement of `items`) until its peak reaches `target`
 /// or `go(work, stalled)` says stop, where `work` counts the buffers looked at since
 /// the last call (about the cost of the move just made) and `stalled` the moves since
 /// the peak last went down. Returns the best placement found and its peak: never
 /// higher than the peak it started from.
+///
+/// A move: a buffer at the peak, picked at random among them; its column (the
+/// buffers live with it, or, one move in three, those live at one of its clocks);
+/// some of them taken out ([`State::narrow`]) and put back ([`State::reinsert`]).
+/// A move that raises the objective (peak, then how many buffers reach it) is undone.
 pub(crate) fn improve(
     items: &[Item],
     offsets: Vec<Bytes>,
@@ -122,95 +224,34 @@ pub(crate) fn improve(
     let mut work = 0;
     while best.0 > target && go(work, stalled) {
         let (peak, count) = s.objective();
-        // A buffer at the peak, picked at random among them.
         let pick = (next() % count as u64) as usize;
         let Some(&(_, c)) = s.tops.range((peak, 0)..).nth(pick) else {
             break;
         };
         let c = c as usize;
-        // Its column: the buffers live with it, or live at one of its clocks.
         let it = items[c];
-        let mut column: Vec<(Bytes, usize)> = Vec::new();
         let kind = next() % 3;
         let clock = match kind {
             1 => Some(it.lower + (next() % (it.upper - it.lower) as u64) as u32),
             _ => None,
         };
-        let offsets = &s.offsets;
-        s.index.for_each_overlap(items, c, |j| {
-            if clock.map_or(true, |t| items[j].lower <= t && t < items[j].upper) {
-                column.push((offsets[j] + items[j].size, j));
-            }
-        });
+        let mut column = s.column(c, clock);
         work = column.len() as u64;
-        // Ejection: `c` goes down to where a buffer of its column starts or ends, and
-        // the buffers it then meets are put back elsewhere.
-        let size = it.size;
-        let mut spots: Vec<Bytes> = column
-            .iter()
-            .filter(|&&(_, j)| j != c)
-            .flat_map(|&(top, j)| [s.offsets[j], top])
-            .filter(|&x| x + size < peak)
-            .collect();
-        spots.sort_unstable();
-        spots.dedup();
-        let pin =
-            (kind == 2 && !spots.is_empty()).then(|| spots[(next() % spots.len() as u64) as usize]);
-        if let Some(x) = pin {
-            column.retain(|&(top, j)| j == c || (top > x && s.offsets[j] < x + size));
-        } else {
-            // Ruin: the k highest tops (ties by index, so the move is deterministic).
-            let k = RUIN_MIN + (next() % (ruin_max - RUIN_MIN + 1) as u64) as usize;
-            let k = k.min(column.len());
-            if k < column.len() {
-                column.select_nth_unstable_by(k, |a, b| b.cmp(a));
-                column.truncate(k);
-            }
-        }
+        let pin = s.narrow(c, &mut column, (kind == 2, peak, ruin_max), &mut next);
         column.sort_unstable_by(|a, b| b.cmp(a));
         let moved: Vec<(usize, Bytes)> = column.iter().map(|&(_, j)| (j, s.offsets[j])).collect();
         for &(j, _) in &moved {
             s.take_out(j);
         }
-        if let Some(x) = pin {
-            s.put_at(c, x);
-        }
-        // Size descending, shuffled a little: a random key breaks ties, and a few
-        // random swaps put some smaller buffers first.
-        let mut order: Vec<(Bytes, u64, usize)> = moved
-            .iter()
-            .filter(|&&(j, _)| pin.is_none() || j != c)
-            .map(|&(j, _)| (items[j].size, next(), j))
-            .collect();
-        order.sort_unstable_by(|a, b| b.cmp(a));
-        for _ in 0..order.len() / 4 {
-            let a = (next() % order.len() as u64) as usize;
-            let b = (next() % order.len() as u64) as usize;
-            order.swap(a, b);
-        }
-        let fit = if next() % 2 == 0 {
-            Fit::First
-        } else {
-            Fit::Best
-        };
-        for &(_, _, j) in &order {
-            work += s.put_back(j, fit, &mut busy);
-        }
+        work += s.reinsert(&moved, (c, pin), &mut next, &mut busy);
         let now = s.objective();
-        if now <= (peak, count) {
-            if now.0 < best.0 {
-                best = now;
-                best_offsets.clone_from(&s.offsets);
-                stalled = 0;
-                ruin_max = RUIN_START;
-            }
-        } else {
-            for &(j, _) in &moved {
-                s.take_out(j);
-            }
-            for &(j, at) in &moved {
-                s.put_at(j, at);
-            }
+        if now > (peak, count) {
+            s.undo(&moved);
+        } else if now.0 < best.0 {
+            best = now;
+            best_offsets.clone_from(&s.offsets);
+            stalled = 0;
+            ruin_max = RUIN_START;
         }
         stalled += 1;
         if stalled % WIDEN_AFTER == 0 {
@@ -223,18 +264,8 @@ pub(crate) fn improve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::strategies::bound::{lower_bound, peak};
+    use crate::strategies::bound::{lower_bound, overlap_free, peak};
     use crate::strategies::greedy::{place_in_order, Pass};
-
-    fn overlap_free(items: &[Item], offsets: &[Bytes]) -> bool {
-        (0..items.len()).all(|i| {
-            (0..i).all(|j| {
-                !items[i].overlaps(&items[j])
-                    || offsets[i] + items[i].size <= offsets[j]
-                    || offsets[j] + items[j].size <= offsets[i]
-            })
-        })
-    }
 
     /// Six buffers that tile an 8-byte strip over clocks 0–8 (so the bound, 8, is
     /// reachable), on which TFLM's greedy (size descending, first fit) ends at 11: the

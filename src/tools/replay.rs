@@ -230,9 +230,9 @@ impl Replay {
                 };
                 match (plane, node) {
                     (Some(p), Some(n)) => {
-                        let idx = self.mm.reallocate_after_node(
-                            &p, n, offset, size, wrap, extra, &deps, layout,
-                        )?;
+                        let idx = self.mm.registered(n, |mm| {
+                            mm.reallocate_after(&p, offset, size, wrap, extra, &deps, layout)
+                        })?;
                         self.registered(n, idx)
                     }
                     (Some(p), None) => {
@@ -244,9 +244,9 @@ impl Replay {
                     }
                     (None, Some(n)) => {
                         let space = self.space(op, at)?;
-                        let idx = self
-                            .mm
-                            .reallocate_node(space, n, offset, size, wrap, extra, &deps, layout)?;
+                        let idx = self.mm.registered(n, |mm| {
+                            mm.reallocate(space, offset, size, wrap, extra, &deps, layout)
+                        })?;
                         self.registered(n, idx)
                     }
                     (None, None) => {
