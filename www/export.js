@@ -102,10 +102,15 @@ export function installExport(viewer, anchor, stage, onError) {
   // the page never writes into them: `toggle` fires a task after the click that opens
   // the menu, and a value written then was prepended to digits typed at once (980 +
   // 1200 → 9,801,200 px, which the Viewer refuses: no download).
+  // With no plan open (every file closed) there is nothing to export: the buttons are
+  // disabled and the status says why, instead of an error after a click.
   menu.addEventListener('toggle', () => {
     if (menu.open) {
       width.placeholder = String(Math.round(stage.clientWidth));
       height.placeholder = String(Math.round(stage.clientHeight));
+      const none = viewer.current() == null;
+      for (const b of body.querySelectorAll('button')) b.disabled = none;
+      status.textContent = none ? 'Open a plan to export it.' : '';
     }
   });
   anchor.after(menu, status);

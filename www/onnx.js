@@ -5,6 +5,8 @@
 // dropped export. Symbolic input dims are asked for in a small form, the model's
 // defaults filled in; names from the model reach the DOM only as text.
 
+import { el } from './memplan-ui.js';
+
 let module = null;
 
 /** The ONNX module, loaded once (a dynamic import: nothing is fetched before). */
@@ -25,38 +27,24 @@ export const isOnnx = (name) => /\.onnx$/i.test(name);
  */
 export function askDims(model, dims, host = document.body) {
   return new Promise((resolve) => {
-    const dialog = document.createElement('dialog');
-    dialog.className = 'onnx-dims';
+    const dialog = el('dialog', null, 'onnx-dims');
     dialog.setAttribute('aria-labelledby', 'onnx-dims-title');
-    const form = document.createElement('form');
-    form.method = 'dialog';
-    const title = document.createElement('h2');
-    title.id = 'onnx-dims-title';
-    title.textContent = `Input sizes of ${model}`;
-    const note = document.createElement('p');
-    note.textContent = 'The model leaves these dimensions open; the plan needs numbers.';
-    form.append(title, note);
+    const form = Object.assign(el('form'), { method: 'dialog' });
+    const title = Object.assign(el('h2', `Input sizes of ${model}`), { id: 'onnx-dims-title' });
+    form.append(title, el('p', 'The model leaves these dimensions open; the plan needs numbers.'));
     const fields = dims.map((d, i) => {
-      const label = document.createElement('label');
-      const input = document.createElement('input');
-      input.type = 'number';
-      input.min = '1';
-      input.step = '1';
-      input.required = true;
-      input.value = String(d.default);
-      input.name = `dim${i}`;
+      const input = Object.assign(el('input'), {
+        type: 'number', min: '1', step: '1', required: true, value: String(d.default), name: `dim${i}`,
+      });
       input.dataset.dim = d.name;
-      label.append(`${d.name} (${d.used_by.join(', ')}) `, input);
+      const label = el('label', `${d.name} (${d.used_by.join(', ')}) `);
+      label.append(input);
       form.append(label);
       return input;
     });
-    const ok = document.createElement('button');
-    ok.type = 'submit';
-    ok.textContent = 'Plan';
-    const cancel = document.createElement('button');
-    cancel.type = 'button';
-    cancel.textContent = 'Cancel';
-    const buttons = document.createElement('div');
+    const ok = Object.assign(el('button', 'Plan'), { type: 'submit' });
+    const cancel = Object.assign(el('button', 'Cancel'), { type: 'button' });
+    const buttons = el('div');
     buttons.append(ok, cancel);
     form.append(buttons);
     dialog.append(form);

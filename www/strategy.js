@@ -6,6 +6,7 @@
 // original stays and both can be compared), and holds each file's report. Text from
 // dumps reaches the DOM only through textContent.
 import { PlanWorker, Cancelled } from './planner.js';
+import { el } from './memplan-ui.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -99,9 +100,7 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     const won = r.strategy !== 'aidge' && r.strategy_used !== r.strategy ? ` (won by ${r.strategy_used})` : '';
     box.append(`${who}${won}: peak ${digits(r.peak)} B, lower bound ${digits(r.lower_bound)} B`);
     if (r.proven_optimal) {
-      const b = document.createElement('strong');
-      b.textContent = ' — proven optimal';
-      box.append(b);
+      box.append(el('strong', ' — proven optimal'));
     }
     box.append(` · ${r.elapsed_ms} ms`);
     box.dataset.proven = String(r.proven_optimal);

@@ -172,6 +172,11 @@ test('closing files: the next is shown, copies keep their source, compare follow
   assert.equal(await page.getAttribute('#stage', 'aria-label'), 'Memory plan chart: no plan open');
   assert.equal(await page.textContent('#live-title'), 'Live at the peak');
   assert.equal(await page.locator('#live li, #findings li, #buffers tr').count(), 0, 'no panel row of a closed file');
+  await page.click('#export summary');
+  assert.equal(await page.isDisabled('#export-svg'), true, 'nothing to export');
+  assert.equal(await page.isDisabled('#export-memplan'), true);
+  assert.equal(await page.textContent('#export-status'), 'Open a plan to export it.');
+  await page.click('#export summary');
   // And a file opened then is shown as usual; its exports drop the folder and the extension.
   assert.equal(await dropOne(page, 'plain/memory_info.txt', vit('plain')), 'plain/memory_info.txt');
   await page.click('#export summary');
