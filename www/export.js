@@ -41,7 +41,7 @@ export function download(name, blob) {
 
 /**
  * Adds the Export menu after `anchor` (an element of the tool bar). `stage` is the chart's box (its size is the default
- * export size); `onError(message)` shows failures.
+ * export size); `onError(message)` shows failures. Returns `setEnabled(on)`.
  */
 export function installExport(viewer, anchor, stage, onError) {
   const status = make('span', { className: 'muted', id: 'export-status' });
@@ -102,16 +102,22 @@ export function installExport(viewer, anchor, stage, onError) {
   // the page never writes into them: `toggle` fires a task after the click that opens
   // the menu, and a value written then was prepended to digits typed at once (980 +
   // 1200 → 9,801,200 px, which the Viewer refuses: no download).
-  // With no plan open (every file closed) there is nothing to export: the buttons are
-  // disabled and the status says why, instead of an error after a click.
   menu.addEventListener('toggle', () => {
     if (menu.open) {
       width.placeholder = String(Math.round(stage.clientWidth));
       height.placeholder = String(Math.round(stage.clientHeight));
-      const none = viewer.current() == null;
-      for (const b of body.querySelectorAll('button')) b.disabled = none;
-      status.textContent = none ? 'Open a plan to export it.' : '';
     }
   });
+  // With no plan open (every file closed) there is nothing to export: the buttons are
+  // disabled and the menu says why, instead of an error after a click.
+  const hint = make('p', { className: 'muted', id: 'export-hint', textContent: 'Open a plan to export it.', hidden: true });
+  body.prepend(hint);
   anchor.after(menu, status);
+  return {
+    /** Called by the page whenever the shown file changes: whether there is one. */
+    setEnabled(on) {
+      for (const b of body.querySelectorAll('button')) b.disabled = !on;
+      hint.hidden = on;
+    },
+  };
 }

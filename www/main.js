@@ -38,7 +38,7 @@ const a11y = installA11y(viewer, stage, $('fit'), (theme) => {
   compare.setTheme(theme);
   redraw();
 });
-installExport(viewer, $('theme'), stage, (m) => showError(m));
+const exporter = installExport(viewer, $('theme'), stage, (m) => showError(m));
 
 // Backing store = CSS size × devicePixelRatio; follows resizes and DPR changes.
 function fitCanvas() {
@@ -130,6 +130,7 @@ function refreshPanel() {
   const cur = viewer.current();
   if (cur != null) sel.value = String(cur);
   for (const id of ['rename', 'close-file']) $(id).disabled = cur == null;
+  exporter.setEnabled(cur != null);
   const s = viewer.summary();
   $('title').textContent = cur == null ? 'No plan' : viewer.file_name(cur);
   const stats = $('stats');

@@ -175,7 +175,7 @@ test('closing files: the next is shown, copies keep their source, compare follow
   await page.click('#export summary');
   assert.equal(await page.isDisabled('#export-svg'), true, 'nothing to export');
   assert.equal(await page.isDisabled('#export-memplan'), true);
-  assert.equal(await page.textContent('#export-status'), 'Open a plan to export it.');
+  assert.equal(await page.isVisible('#export-hint'), true, 'the menu says why');
   await page.click('#export summary');
   // And a file opened then is shown as usual; its exports drop the folder and the extension.
   assert.equal(await dropOne(page, 'plain/memory_info.txt', vit('plain')), 'plain/memory_info.txt');
