@@ -50,8 +50,5 @@ say "$dist/ ready ($(du -sh "$dist" | cut -f1))"
 # The ONNX reader: a second wasm module (feature onnx-module) that the page imports only
 # when an .onnx file is opened (www/onnx.js), so the first frame of a plan does not pay for it.
 say "compiling the ONNX module"
-cargo build --lib --release --target wasm32-unknown-unknown --no-default-features --features onnx-module
-mkdir -p "$dist/pkg-onnx"
-wasm-bindgen --target web --no-typescript --out-dir "$dist/pkg-onnx" \
-  "$target"/wasm32-unknown-unknown/release/memplan.wasm
+module "$dist/pkg-onnx" --no-default-features --features onnx-module
 say "$dist/pkg-onnx/ ready ($(du -sh "$dist/pkg-onnx" | cut -f1))"
