@@ -169,23 +169,6 @@ impl Plan {
         self.peaks().into_iter().max().unwrap_or(0)
     }
 
-    /// [`Plan::plane_last_lives`] of one plane, in one pass over the planes.
-    pub fn plane_last_live(&self, plane: usize) -> Clock {
-        let Some(p) = self.planes.get(plane) else {
-            return 0;
-        };
-        let Some(s) = self.spaces.get(p.space) else {
-            return p.allocated;
-        };
-        let last = s.last_live(self.max_lifetime);
-        self.planes
-            .iter()
-            .filter(|q| q.space == p.space && q.allocated > p.allocated && q.replaces())
-            .map(|q| q.allocated)
-            .min()
-            .map_or(last, |next| next.min(last))
-    }
-
     /// Last clock (inclusive) at which each plane holds data, by plane index: the
     /// clock of the next later plane of its space that *replaces* it (a plane that is
     /// not striped, [`Plane::replaces`]: its writer read the space's data, Aidge

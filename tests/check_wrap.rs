@@ -145,7 +145,6 @@ fn squeezenet_wrap_optimize_reuses_a_replaced_plane() {
     // which only features_0's Conv and its in-place ReLU used: both were replaced at
     // clock 2 by the MaxPool wrapping over them.
     let lives = plan.plane_last_lives();
-    assert!((0..lives.len()).all(|i| plan.plane_last_live(i) == lives[i]));
     assert_eq!((plan.planes[0].space, plan.planes[5].space), (0, 1));
     assert_eq!((lives[0], lives[1]), (1, 2));
     assert!(plan.spaces[0].last_live(plan.max_lifetime) >= 5);

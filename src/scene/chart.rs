@@ -78,6 +78,10 @@ pub struct Chart {
     pub covered_from: Vec<u64>,
     /// Per plane: its writer is a producer (weights, inputs), drawn hatched.
     pub producer: Vec<bool>,
+    /// Per plane: its last live clock ([`Plan::plane_last_lives`]), which its details
+    /// tell (computed once: a table of a plane's details must not cost a pass over
+    /// every plane per row).
+    pub last_live: Vec<Clock>,
     /// Level of detail: parts by clock, so a frame or a hover visits what is in view.
     pub lod_index: PartIndex,
 }
@@ -97,7 +101,8 @@ impl Chart {
     pub fn with(plan: Plan, stats: Stats, report: Report) -> Chart {
         let (mut lanes, lane_of) = lanes(&plan, &stats);
         let horizon = u64::from(plan.max_lifetime) + 1;
-        let mut parts = parts(&plan, &lane_of);
+        let last_live = plan.plane_last_lives();
+        let mut parts = parts(&plan, &lane_of, &last_live);
         // Keys are unique, so an unstable sort gives the same order; plans usually
         // list planes by allocation, which the check finds in one pass.
         let key = |q: &Part| (q.t0, q.plane, q.wrapped);
@@ -147,6 +152,7 @@ impl Chart {
             flagged,
             covered_from,
             producer,
+            last_live,
             lod_index,
         }
     }
@@ -258,10 +264,9 @@ fn lanes(plan: &Plan, stats: &Stats) -> (Vec<Lane>, Vec<usize>) {
 
 /// The parts of every plane in plan order: the contiguous one, and the wrapped one
 /// of a wrapped plane, each in its component's lane.
-fn parts(plan: &Plan, lane_of: &[usize]) -> Vec<Part> {
+fn parts(plan: &Plan, lane_of: &[usize], lives: &[Clock]) -> Vec<Part> {
     let ncomp = lane_of.len();
     let mut parts = Vec::with_capacity(plan.planes.len());
-    let lives = plan.plane_last_lives();
     for (i, p) in plan.planes.iter().enumerate() {
         let Some(space) = plan.spaces.get(p.space) else {
             continue;

@@ -48,13 +48,17 @@ pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
     let p = plan.planes.get(plane)?;
     let space = plan.spaces.get(p.space)?;
     let step = plan.steps.get(p.node);
-    let findings = chart
-        .report
-        .problems
-        .iter()
-        .filter(|pr| pr.planes.contains(&plane))
-        .map(|pr| pr.to_string())
-        .collect();
+    // Only a flagged plane is named by a finding: the others skip the search.
+    let findings = match chart.flagged.get(plane) {
+        Some(true) => chart
+            .report
+            .problems
+            .iter()
+            .filter(|pr| pr.planes.contains(&plane))
+            .map(|pr| pr.to_string())
+            .collect(),
+        _ => Vec::new(),
+    };
     Some(PlaneInfo {
         plane,
         name: chart.name(plane).into_owned(),
@@ -73,7 +77,7 @@ pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
         length: group_digits(p.length),
         count: group_digits(p.count),
         allocated: p.allocated,
-        last_live: plan.plane_last_live(plane),
+        last_live: chart.last_live.get(plane).copied().unwrap_or(p.allocated),
         released: space.released,
         wrap: p.is_wrapped().then(|| {
             format!(
