@@ -220,9 +220,13 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
         Source::Schedule => planning::Source::Schedule,
     });
     request.driver = driver;
+    let is_model = doc.format == formats::Format::Tflite;
     let mut session = Session::of(&name, doc);
     let (plan, _) = session.plan(&request)?;
     drop(line);
+    if display(&a.output).to_ascii_lowercase().ends_with(".tflite") {
+        return write_tflite(&a.file, &a.output, is_model, &plan);
+    }
     // The schedule stays with its plan: `convert --format mem-info|export-cpp` needs
     // it for complete records, and the page for names and shapes.
     let out = Document {
@@ -230,6 +234,23 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
         ..Document::of_plan(plan)
     };
     write_out(&a.output, &formats::memplan_json::write(&out))?;
+    Ok(OK)
+}
+
+/// `memplan plan model.tflite -o out.tflite`: the model with the plan as its offline
+/// plan, and the arena size to set, on stderr.
+fn write_tflite(input: &Path, output: &Path, is_model: bool, plan: &Plan) -> Result<u8> {
+    let name = display(input);
+    if !is_model {
+        let msg = "a .tflite output needs a .tflite input (the plan is written into the model)";
+        return Err(Error::whole(msg).in_file(name));
+    }
+    let bytes = std::fs::read(input)
+        .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
+    let written = formats::tflite::with_plan(&bytes, plan).map_err(|e| e.in_file(&name))?;
+    std::fs::write(output, &written.bytes)
+        .map_err(|e| Error::whole(format!("cannot write: {e}")).in_file(display(output)))?;
+    eprintln!("memplan: {}: {}", display(output), written.summary());
     Ok(OK)
 }
 

@@ -19,6 +19,7 @@ pub mod memplan_json;
 #[cfg(feature = "onnx")]
 pub mod onnx;
 pub mod placed;
+pub mod tflite;
 pub mod tflm;
 pub mod wire;
 pub mod xla;
@@ -48,6 +49,8 @@ pub enum Format {
     Csv,
     /// TensorFlow Lite Micro's `GreedyMemoryPlanner::PrintMemoryPlan()` output.
     TflmPlan,
+    /// A TensorFlow Lite model, as TFLite Micro plans it ([`tflite`]).
+    Tflite,
     /// An ONNX model, read into the schedule Aidge 0.10.1 gives it (`onnx`).
     Onnx,
     /// XLA's `*-buffer-assignment.txt` with its live ranges ([`xla`]).
@@ -66,6 +69,7 @@ impl fmt::Display for Format {
             Format::AidgePlanes => f.write_str("Aidge planes.json"),
             Format::Csv => f.write_str("MiniMalloc CSV"),
             Format::TflmPlan => f.write_str("TFLite Micro PrintMemoryPlan"),
+            Format::Tflite => f.write_str("TFLite model"),
             Format::Onnx => f.write_str("ONNX model"),
             Format::Xla => f.write_str("XLA buffer assignment"),
             Format::ExecuTorch => f.write_str("ExecuTorch memory trace"),
@@ -120,6 +124,13 @@ pub fn load(file_name: &str, bytes: &[u8]) -> Result<Document> {
 }
 
 fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
+    if tflite::is_tflite(bytes) {
+        let read = tflite::read(bytes)?;
+        return Ok(Document {
+            warnings: read.warnings,
+            ..Document::plan(Format::Tflite, read.plan)
+        });
+    }
     if let Some(doc) = load_onnx(file_name, bytes) {
         return doc;
     }

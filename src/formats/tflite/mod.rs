@@ -1,0 +1,193 @@
+//! TensorFlow Lite models (`.tflite`) as TensorFlow Lite Micro plans them: the buffers
+//! its allocator gives its `GreedyMemoryPlanner` ([`arena`]), the plan that planner
+//! makes (or the model's own offline plan, as TFLM uses it), named by the model's
+//! tensors and operators; and the way back ([`with_plan`]): any valid plan of those
+//! buffers written into the model as its offline plan, which every TFLM build reads.
+//!
+//! A `.tflite` is untrusted input: [`flat`] checks every offset before following it.
+//! Only what TFLM's allocator reads is decoded ([`schema`]).
+
+pub mod arena;
+mod flat;
+mod offline;
+mod ops;
+pub mod schema;
+
+pub use arena::{Alloc, Arena, ALIGNMENT};
+pub use schema::is_tflite;
+
+use crate::check;
+use crate::model::{Buffer, BufferList, Plan};
+use crate::{Error, Result};
+
+/// A model read: its buffers and the plan TFLM makes of them.
+#[derive(Debug, Clone)]
+pub struct Read {
+    pub arena: Arena,
+    /// TFLM's offsets, one per buffer of `arena.allocs`.
+    pub offsets: Vec<u64>,
+    /// The plan at those offsets, clocks named by operators, buffers by tensors.
+    pub plan: Plan,
+    pub warnings: Vec<String>,
+}
+
+/// Reads a model into TFLM's plan of it.
+pub fn read(bytes: &[u8]) -> Result<Read> {
+    let model = schema::read(bytes)?;
+    let arena = arena::arena(bytes, &model)?;
+    if arena.allocs.is_empty() {
+        return Err(Error::whole("the model has no tensor for the arena"));
+    }
+    let offsets = arena::greedy(&arena.allocs);
+    let plan = plan_of(&arena, &offsets);
+    let mut warnings = Vec::new();
+    if arena.has_offline_plan {
+        warnings.push(format!(
+            "the model carries an offline plan ({}): shown as TFLM uses it",
+            arena::OFFLINE_METADATA
+        ));
+    }
+    if !arena.unknown_scratch.is_empty() {
+        warnings.push(format!(
+            "scratch buffers of {} are not shown: their kernels' sizes are not modelled, so \
+             TFLM's head may be larger",
+            arena.unknown_scratch.join(", ")
+        ));
+    }
+    Ok(Read {
+        arena,
+        offsets,
+        plan,
+        warnings,
+    })
+}
+
+/// The buffers as a list (ids: the tensors' names, unique), live `first..=last`.
+fn buffer_list(arena: &Arena) -> BufferList {
+    let mut seen = std::collections::HashSet::new();
+    let buffers = arena
+        .allocs
+        .iter()
+        .map(|a| {
+            let base = match (&a.tensor, a.name.is_empty()) {
+                (Some(t), true) => format!("tensor {t}"),
+                _ => a.name.clone(),
+            };
+            let mut id = base.clone();
+            let mut k = 1;
+            while !seen.insert(id.clone()) {
+                k += 1;
+                id = format!("{base} ({k})");
+            }
+            Buffer::new(id, a.first, a.last + 1, a.size)
+        })
+        .collect();
+    BufferList {
+        buffers,
+        capacity: None,
+    }
+}
+
+/// The plan of the buffers at `offsets`, each clock named by its operator.
+pub fn plan_of(arena: &Arena, offsets: &[u64]) -> Plan {
+    let mut plan = buffer_list(arena).to_plan(offsets);
+    for step in &mut plan.steps {
+        if let Some((kind, out)) = step.clock.and_then(|c| arena.scopes.get(c as usize)) {
+            step.kind = kind.clone();
+            if !out.is_empty() {
+                step.name = out.clone();
+            }
+        }
+    }
+    plan.alignment = ALIGNMENT;
+    plan
+}
+
+/// A model with a plan written in, and what the interpreter will need.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub bytes: Vec<u8>,
+    /// The arena head the interpreter will plan: the offline tensors, and the scratch
+    /// buffers TFLM places at run time in the holes.
+    pub head: u64,
+    /// The head of the model as it was (TFLM's own plan, or its earlier offline plan).
+    pub head_before: u64,
+}
+
+impl Written {
+    /// What to tell the user: the arena size to set.
+    pub fn summary(&self) -> String {
+        let saved = self.head_before.saturating_sub(self.head);
+        format!(
+            "arena head {} bytes (was {}): set kTensorArenaSize to the size this model needed \
+             minus {saved} bytes (head + tail: the tail, TFLM's persistent data, is unchanged; \
+             print_allocations() or arena_used_bytes() gives it)",
+            self.head, self.head_before
+        )
+    }
+}
+
+/// The model with `plan`'s offsets as its offline plan. `plan` must be a plan of this
+/// model's buffers (as [`read`] gives them, in order, e.g. re-placed by a strategy).
+/// What is written is checked as TFLM will read it: offsets aligned and within
+/// `int32`, no two live tensors sharing a byte, and the file read back gives the same
+/// plan; otherwise nothing is written.
+pub fn with_plan(bytes: &[u8], plan: &Plan) -> Result<Written> {
+    let model = schema::read(bytes)?;
+    let mut arena = arena::arena(bytes, &model)?;
+    let head_before = arena::head(&arena.allocs, &arena::greedy(&arena.allocs));
+    if plan.spaces.len() != arena.allocs.len() {
+        return Err(Error::whole(format!(
+            "the plan has {} buffers, the model {}: not a plan of this model",
+            plan.spaces.len(),
+            arena.allocs.len()
+        )));
+    }
+    let mut offsets = vec![None; arena.tensor_count];
+    for (i, (a, s)) in arena.allocs.iter_mut().zip(&plan.spaces).enumerate() {
+        let last = s.last_live(plan.max_lifetime);
+        if s.size != a.size || s.allocated != a.first || last != a.last {
+            return Err(Error::whole(format!(
+                "buffer {i} ({}) is {} bytes live {}..={} in the plan, {} bytes live {}..={} \
+                 in the model: not a plan of this model",
+                a.name, s.size, s.allocated, last, a.size, a.first, a.last
+            )));
+        }
+        if s.offset % ALIGNMENT != 0 || s.offset + a.size > i32::MAX as u64 {
+            return Err(Error::whole(format!(
+                "buffer {i} ({}) at offset {}: TFLM needs offsets that are multiples of \
+                 {ALIGNMENT} and fit in int32",
+                a.name, s.offset
+            )));
+        }
+        // Tensors take the plan's offsets; scratch buffers are always planned at run
+        // time, in the holes those leave.
+        if let Some(t) = a.tensor {
+            a.offline = Some(s.offset);
+            offsets[t] = Some(s.offset);
+        }
+    }
+    let placed = arena::greedy(&arena.allocs);
+    let report = check::check(&plan_of(&arena, &placed));
+    if let Some(p) = report.problems.first() {
+        return Err(Error::whole(format!(
+            "the plan is not valid, nothing written: {p}{}",
+            match report.problems.len() + report.omitted {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            }
+        )));
+    }
+    let out = offline::write(bytes, &model, &offsets)?;
+    let back = read(&out).map_err(|e| Error::whole(format!("the written model: {}", e.message)))?;
+    if back.offsets != placed {
+        return Err(Error::whole(
+            "the written model reads back with another plan: nothing written (a bug)",
+        ));
+    }
+    Ok(Written {
+        bytes: out,
+        head: arena::head(&arena.allocs, &placed),
+        head_before,
+    })
+}
