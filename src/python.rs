@@ -78,6 +78,66 @@ fn svg(text: &str, name: &str, names: bool, width: u32, height: u32) -> PyResult
     Ok(to_svg(&chart, &view, &opts).0)
 }
 
+/// TFLM's buffers of a `.tflite` (`model`, named `name` in messages) as JSON: one
+/// `{tensor, name, size, first_used, last_used, offset}` per buffer its planner gets,
+/// in its order (`tensor` is null for a kernel's scratch buffer; `offset` is where
+/// TFLM puts it), and the warnings.
+#[pyfunction]
+fn tflite_buffers(model: &[u8], name: &str) -> PyResult<String> {
+    let read = formats::tflite::read(model).map_err(|e| value_error(e.in_file(name)))?;
+    let buffers: Vec<_> = read
+        .arena
+        .allocs
+        .iter()
+        .zip(&read.offsets)
+        .map(|(a, o)| {
+            serde_json::json!({
+                "tensor": a.tensor, "name": a.name, "size": a.size,
+                "first_used": a.first, "last_used": a.last, "offset": o,
+            })
+        })
+        .collect();
+    let out = serde_json::json!({"buffers": buffers, "warnings": read.warnings});
+    Ok(out.to_string())
+}
+
+/// The model planned with `strategy` within `budget_ms` (as `memplan plan model.tflite
+/// --strategy S -o out.tflite`): the model with that plan as its offline plan, what to
+/// set the arena to, and the plan's report as JSON.
+#[pyfunction]
+fn tflite_plan<'py>(
+    py: Python<'py>,
+    model: &[u8],
+    name: &str,
+    strategy: &str,
+    budget_ms: u64,
+) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, String, String)> {
+    let mut session = Session::open(name, model).map_err(value_error)?;
+    let request = Request::new(strategy, Budget::millis(budget_ms)).map_err(value_error)?;
+    let (plan, report) = session.plan(&request).map_err(value_error)?;
+    let written =
+        formats::tflite::with_plan(model, &plan).map_err(|e| value_error(e.in_file(name)))?;
+    let report = serde_json::to_string(&report)
+        .map_err(|e| PyValueError::new_err(format!("report: {e}")))?;
+    let bytes = pyo3::types::PyBytes::new(py, &written.bytes);
+    Ok((bytes, written.summary(), report))
+}
+
+/// The model with `offsets` (tensor index → arena offset) as its offline plan, checked
+/// as `tflite_plan` checks a plan; the bytes and what to set the arena to.
+#[pyfunction]
+fn tflite_with_offsets<'py>(
+    py: Python<'py>,
+    model: &[u8],
+    name: &str,
+    offsets: std::collections::HashMap<usize, u64>,
+) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, String)> {
+    let written =
+        formats::tflite::with_offsets(model, &offsets).map_err(|e| value_error(e.in_file(name)))?;
+    let bytes = pyo3::types::PyBytes::new(py, &written.bytes);
+    Ok((bytes, written.summary()))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -85,5 +145,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(svg, m)?)?;
+    m.add_function(wrap_pyfunction!(tflite_buffers, m)?)?;
+    m.add_function(wrap_pyfunction!(tflite_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(tflite_with_offsets, m)?)?;
     Ok(())
 }

@@ -5,6 +5,7 @@
 // nothing leaves the browser.
 import { el } from './memplan-ui.js';
 import { exportText } from './memplan-view.js';
+import { shownModel, withShownPlan } from './tflite.js';
 
 const TEXT = [
   ['memplan', 'memplan JSON', '.memplan.json', 'application/json'],
@@ -58,8 +59,8 @@ export function installExport(viewer, anchor, stage, onError) {
     b.addEventListener('click', async () => {
       try {
         status.textContent = 'exporting…';
-        await run();
-        status.textContent = '';
+        // A run may return what to tell the user (a .tflite: the arena size to set).
+        status.textContent = (await run()) ?? '';
       } catch (e) {
         status.textContent = '';
         onError(`export: ${e.message ?? e}`);
@@ -97,6 +98,16 @@ export function installExport(viewer, anchor, stage, onError) {
         download(`${viewer.file_stem()}${ext}`, new Blob([await exportText(viewer, format)], { type }));
       }))),
   );
+  // A .tflite's plan goes back into the model (tflite.js); the arena size to set is said
+  // in the status line.
+  const tflite = button('export-tflite', '.tflite with this plan', async () => {
+    const out = await withShownPlan(viewer);
+    download(out.name, new Blob([out.bytes], { type: 'application/octet-stream' }));
+    return `${out.name}: ${out.summary}`;
+  });
+  const tfliteRow = row(tflite);
+  tfliteRow.hidden = true;
+  body.append(tfliteRow);
   menu.append(el('summary', 'Export…', 'button'), body);
   // The fields show the chart's size as a placeholder (what an empty field exports) and
   // the page never writes into them: `toggle` fires a task after the click that opens
@@ -118,6 +129,7 @@ export function installExport(viewer, anchor, stage, onError) {
     setEnabled(on) {
       for (const b of body.querySelectorAll('button')) b.disabled = !on;
       hint.hidden = on;
+      tfliteRow.hidden = !on || !shownModel(viewer);
     },
   };
 }

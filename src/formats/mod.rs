@@ -142,6 +142,10 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
         ));
     }
     let lower = file_name.to_ascii_lowercase();
+    // `[RecordingMicroAllocator] …` lines start like a JSON array.
+    if let Some(summary) = tflm::allocations_summary(text) {
+        return Err(Error::whole(summary));
+    }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         return load_json(text);
     }

@@ -306,6 +306,42 @@ fn column(line: &str, pos: usize) -> usize {
     line.get(..pos).map_or(pos, |s| s.chars().count()) + 1
 }
 
+/// TFLM's `print_allocations()` output (`RecordingMicroAllocator::PrintAllocations`):
+/// the arena's head, tail and total, and one line per kind of persistent allocation.
+/// It holds no plan (no buffer, no lifetime), so it is read into a summary that says
+/// so: the message of the error [`super::load`] returns for it.
+pub fn allocations_summary(text: &str) -> Option<String> {
+    let mut arena: Vec<String> = Vec::new();
+    let mut kinds: Vec<String> = Vec::new();
+    for line in text.lines().take(64) {
+        let Some(at) = line.find("[RecordingMicroAllocator] ") else {
+            continue;
+        };
+        let rest = line[at + 26..].trim();
+        if let Some(figure) = rest.strip_prefix("Arena allocation ") {
+            arena.push(figure.replace(" bytes", " B"));
+        } else if rest.starts_with('\'') {
+            kinds.push(rest.to_string());
+        }
+    }
+    if arena.is_empty() {
+        return None;
+    }
+    let mut out = format!(
+        "TFLite Micro print_allocations() output, a summary: arena {}",
+        arena.join(", ")
+    );
+    for k in &kinds {
+        out.push_str("; ");
+        out.push_str(k);
+    }
+    out.push_str(
+        ". It holds no plan: open the model's .tflite for TFLM's plan of the head \
+         (or the PrintMemoryPlan() dump of a TF_LITE_SHOW_MEMORY_USE build)",
+    );
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -232,3 +232,40 @@ fn export_text(name: &str, plan: crate::Plan, format: &str) -> Result<String, Js
     planning::export(&Document::of_plan(plan), export)
         .map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))
 }
+
+/// A `.tflite` with a plan written in ([`crate::formats::tflite::with_plan`]): its bytes
+/// and what to set the arena to.
+#[cfg(not(feature = "lite"))]
+#[wasm_bindgen]
+pub struct TfliteWritten {
+    bytes: Vec<u8>,
+    summary: String,
+}
+
+#[cfg(not(feature = "lite"))]
+#[wasm_bindgen]
+impl TfliteWritten {
+    #[wasm_bindgen(getter)]
+    pub fn bytes(&self) -> Vec<u8> {
+        self.bytes.clone()
+    }
+    #[wasm_bindgen(getter)]
+    pub fn summary(&self) -> String {
+        self.summary.clone()
+    }
+}
+
+/// The `.tflite` `model` (named `name` in errors) with the plan of wire bytes (a
+/// [`Viewer::wire`]) as its offline plan: the bytes `memplan plan model.tflite -o
+/// out.tflite` writes for the same plan, checked the same way.
+#[cfg(not(feature = "lite"))]
+#[wasm_bindgen]
+pub fn tflite_with_plan(name: &str, model: &[u8], wire: &[u8]) -> Result<TfliteWritten, JsValue> {
+    let err = |e: crate::Error| JsValue::from_str(&e.in_file(name).to_string());
+    let plan = crate::formats::wire::decode(wire).map_err(err)?.plan;
+    let written = crate::formats::tflite::with_plan(model, &plan).map_err(err)?;
+    Ok(TfliteWritten {
+        summary: written.summary(),
+        bytes: written.bytes,
+    })
+}

@@ -255,6 +255,20 @@ impl Viewer {
         self.by_id(id).map(|f| f.name.clone())
     }
 
+    /// `{ name, source }`: the name and bytes (a `Blob`) file `id` was read from (a
+    /// planned copy's are its original's), or undefined; a `.tflite`'s download with
+    /// the shown plan writes into these bytes.
+    pub fn file_source(&self, id: u32) -> JsValue {
+        let Some(source) = self.by_id(id).and_then(|f| f.source.as_ref()) else {
+            return JsValue::UNDEFINED;
+        };
+        let o = js_sys::Object::new();
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&o, &"name".into(), &source.name.clone().into());
+        let _ = js_sys::Reflect::set(&o, &"source".into(), &source.blob);
+        o.into()
+    }
+
     /// The open file that file `id` was planned from, if any.
     pub fn parent(&self, id: u32) -> Option<u32> {
         self.by_id(id)?

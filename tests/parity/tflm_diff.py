@@ -2,23 +2,27 @@
 `tflite-micro` interpreter (PyPI `tflite-micro==0.dev20261023182759`, installed by
 `scripts/setup.sh python`).
 
-For each int8 CNN of tests/data/tflm/ (built by make_models.py with TensorFlow, run
-outside CI; the .tflite files are committed):
+For each model of tests/data/tflm/ (the int8 CNNs built by make_models.py with
+TensorFlow, run outside CI, and the float `sine_float.tflite` the wheel ships; the
+.tflite files are committed). Everything memplan does here is the Rust core's
+(`formats::tflite` through `memplan._native`), the code the CLI and the page run:
 
 1. `memplan.tflm.buffers` finds the buffers TFLM's own planner gets: the same sizes
    and lifetimes, in the same order, as the committed PrintMemoryPlan dump printed
    by this interpreter (dump_plans.py; the kernels' scratch buffers come after);
-2. the interpreter's head (the arena part its planner places, from
-   `print_allocations`) on the model as it is equals the dump's peak;
-3. `memplan.tflm.apply_plan` writes memplan's plan as the model's
-   `OfflineMemoryAllocation`; the interpreter runs both models on the same random
-   inputs: outputs identical, head at memplan's peak, smaller than TFLM's on every
-   model where TFLM's plan is above the lower bound (dag6, dag10, dag21), equal on
-   the control (resnet_tiny);
+2. memplan's TFLM plan (its port of GreedyMemoryPlanner, scratch buffers included)
+   has the head the interpreter reports (`print_allocations`) on the model as it is;
+3. `memplan.tflm.apply_plan` (= `memplan plan model.tflite --strategy best -o
+   out.tflite`) writes memplan's plan as the model's `OfflineMemoryAllocation`; the
+   interpreter runs both models on the same random inputs: outputs identical, head
+   at memplan's peak, tail unchanged, head smaller than TFLM's on every model where
+   TFLM's plan is above the lower bound (dag6, dag10, dag21), equal where it is at
+   the bound (resnet_tiny, sine_float);
 4. `memplan.tflm.named_csv` names the dump's buffers by the model's tensors (a dump
    of another model is refused);
-5. a broken offline plan (every tensor at offset 0) changes the outputs: the check
-   sees the plan.
+5. a broken offline plan (every tensor at offset 0) is refused by memplan's writer;
+   written anyway by an independent writer (the wheel's own flatbuffer schema), it
+   changes the outputs: the check sees the plan.
 
 Prints one line per model (the figures of docs/benchmarks.md); exits 1 on any
 difference.
@@ -38,8 +42,15 @@ from memplan import _native, tflm
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "tflm"
-MODELS = ["dag6", "dag10", "dag21", "resnet_tiny"]
-CONTROL = "resnet_tiny"
+MODELS = ["dag6", "dag10", "dag21", "resnet_tiny", "sine_float"]
+# Models where TFLM's own plan is already at the lower bound.
+AT_BOUND = {"resnet_tiny", "sine_float"}
+
+
+def dump_path(model):
+    if model == "sine_float":
+        return ROOT / "tests" / "data" / "formats" / "tflm_sine_float.plan.txt"
+    return DATA / f"{model}.plan.txt"
 
 
 def run(model_bytes, inputs):
@@ -67,22 +78,48 @@ def run(model_bytes, inputs):
 
 def inputs_for(model_bytes, count=4):
     d = runtime.Interpreter.from_bytes(model_bytes, arena_size=1 << 20).get_input_details(0)
-    info = np.iinfo(d["dtype"])
     rng = np.random.default_rng(7)
+    if np.issubdtype(d["dtype"], np.floating):
+        return [rng.standard_normal(d["shape"]).astype(d["dtype"]) for _ in range(count)]
+    info = np.iinfo(d["dtype"])
     return [rng.integers(info.min, info.max + 1, d["shape"]).astype(d["dtype"]) for _ in range(count)]
 
 
 def dump_buffers(model):
-    text = (DATA / f"{model}.plan.txt").read_text()
+    text = dump_path(model).read_text()
     return [
         tuple(map(int, m))
         for m in re.findall(r"size=(\d+), offset=(\d+), first_used=(\d+) last_used=(\d+)", text)
     ]
 
 
+def raw_offline_plan(model_bytes, offsets):
+    """The model with `offsets` as its offline plan, written without memplan (the
+    wheel's flatbuffer schema, object API) and without any check: the independent
+    writer of the broken plan memplan refuses."""
+    import flatbuffers
+    from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+
+    model = fb.ModelT.InitFromObj(fb.Model.GetRootAsModel(bytearray(model_bytes), 0))
+    words = [-1] * sum(len(s.tensors) for s in model.subgraphs)
+    for tensor, offset in offsets.items():
+        words[tensor] = offset
+    words = np.array([0, len(model.subgraphs), len(words), *words], dtype="<i4")
+    buffer = fb.BufferT()
+    buffer.data = np.frombuffer(words.tobytes(), dtype=np.uint8)
+    model.buffers.append(buffer)
+    entry = fb.MetadataT()
+    entry.name = tflm.METADATA
+    entry.buffer = len(model.buffers) - 1
+    model.metadata = [m for m in (model.metadata or []) if m.name != tflm.METADATA.encode()] + [entry]
+    builder = flatbuffers.Builder(len(model_bytes) + 1024)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output())
+
+
 def broken(model_bytes):
     """The model with every planned tensor at offset 0."""
-    return tflm.with_offline_plan(model_bytes, {b["tensor"]: 0 for b in tflm.buffers(model_bytes)})
+    return raw_offline_plan(model_bytes, {b["tensor"]: 0 for b in tflm.buffers(model_bytes)})
 
 
 def check(model):
@@ -93,8 +130,12 @@ def check(model):
     if mine != [(s, f, l) for s, _, f, l in dump[: len(mine)]]:
         problems.append(f"buffers differ from TFLM's dump:\n  memplan {mine}\n  TFLM    {dump}")
     tflm_peak = max(s + o for s, o, _, _ in dump)
+    everything = json.loads(_native.tflite_buffers(data, f"{model}.tflite"))["buffers"]
+    if [(b["size"], b["offset"], b["first_used"], b["last_used"]) for b in everything] != dump:
+        problems.append("memplan's TFLM plan (scratch buffers included) differs from the dump")
+    memplan_tflm_head = max(b["offset"] + b["size"] for b in everything)
     # The dump with the model's tensor names: one row per buffer, TFLM's offsets, valid.
-    text = (DATA / f"{model}.plan.txt").read_text()
+    text = dump_path(model).read_text()
     named = tflm.named_csv(data, text).splitlines()[1:]
     names = [b["name"] for b in tflm.buffers(data)]
     if [r.split(",")[0] for r in named[: len(names)]] != [n.replace(",", ";") for n in names]:
@@ -105,7 +146,7 @@ def check(model):
         problems.append("named_csv's plan fails memplan check")
     other = "dag6" if model != "dag6" else "dag10"
     try:
-        tflm.named_csv(data, (DATA / f"{other}.plan.txt").read_text())
+        tflm.named_csv(data, dump_path(other).read_text())
         problems.append(f"named_csv took {other}'s dump for {model}")
     except ValueError:
         pass
@@ -114,8 +155,12 @@ def check(model):
     ref, before = run(data, xs)
     if before["head"] != tflm_peak:
         problems.append(f"interpreter head {before['head']} != the dump's peak {tflm_peak}")
+    if memplan_tflm_head != before["head"]:
+        problems.append(f"memplan's TFLM head {memplan_tflm_head} != the interpreter's {before['head']}")
     bufs, report = tflm.plan(data, strategy="best")
-    planned = tflm.with_offline_plan(data, {b["tensor"]: b["offset"] for b in bufs})
+    planned = tflm.apply_plan(data, strategy="best")
+    if tflm.with_offline_plan(data, {b["tensor"]: b["offset"] for b in bufs}) != planned:
+        problems.append("with_offline_plan of apply_plan's offsets gives other bytes")
     out, after = run(planned, xs)
     identical = all(np.array_equal(a, b) for a, b in zip(ref, out))
     if not identical:
@@ -124,11 +169,19 @@ def check(model):
     # time, in the holes of memplan's plan: the head is memplan's peak.
     if after["head"] != int(report["peak"]):
         problems.append(f"head {after['head']} != memplan's peak {report['peak']}")
-    if model == CONTROL:
+    if after["tail"] != before["tail"]:
+        problems.append(f"tail {after['tail']} != {before['tail']}: the plan moved persistent data")
+    if model in AT_BOUND:
         if after["head"] != before["head"]:
-            problems.append(f"control: head {after['head']} != TFLM's {before['head']}")
+            problems.append(f"at the bound: head {after['head']} != TFLM's {before['head']}")
     elif after["head"] >= before["head"]:
         problems.append(f"head {after['head']} not below TFLM's {before['head']}")
+    try:
+        tflm.with_offline_plan(data, {b["tensor"]: 0 for b in tflm.buffers(data)})
+        problems.append("memplan wrote a plan with every tensor at offset 0")
+    except ValueError as e:
+        if "not valid" not in str(e) and len(bufs) > 1:
+            problems.append(f"the broken plan was refused for another reason: {e}")
     bad_out, _ = run(broken(data), xs)
     if all(np.array_equal(a, b) for a, b in zip(ref, bad_out)):
         problems.append("a plan with every tensor at offset 0 gives the same outputs: the check sees nothing")

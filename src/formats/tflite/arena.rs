@@ -194,7 +194,7 @@ fn lifetimes(model: &Model, sub: &Subgraph) -> Result<Lifetimes> {
         first[t].get_or_insert(0);
         last[t] = Some(0);
     }
-    let mut scopes = vec![("inputs".to_string(), String::new())];
+    let mut scopes = vec![("inputs".to_string(), "inputs".to_string())];
     let mut scratch = Vec::new();
     let mut unknown = Vec::new();
     for (k, op) in sub.operators.iter().enumerate() {
@@ -359,4 +359,82 @@ pub fn head(allocs: &[Alloc], offsets: &[u64]) -> u64 {
         .map(|(a, &o)| o + a.size)
         .max()
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::tflite::schema::{Opcode, Tensor};
+
+    fn tensor(name: &str) -> Tensor {
+        Tensor {
+            shape: Some(vec![1, 4]),
+            kind: 9,
+            buffer: 0,
+            name: name.into(),
+            is_variable: false,
+        }
+    }
+
+    fn model(builtin: i32, subgraphs: usize) -> Model {
+        let sub = Subgraph {
+            tensors: vec![tensor("x"), tensor("y")],
+            inputs: vec![0],
+            outputs: vec![1],
+            operators: vec![Operator {
+                opcode: 0,
+                inputs: vec![0],
+                outputs: vec![1],
+                intermediates: vec![],
+            }],
+        };
+        Model {
+            subgraphs: vec![sub; subgraphs],
+            opcodes: vec![Opcode {
+                builtin,
+                custom: String::new(),
+            }],
+            buffers: vec![],
+            metadata: vec![],
+            root: 0,
+        }
+    }
+
+    #[test]
+    fn unsupported_models_are_named() {
+        let e = arena(&[], &model(119, 1)).unwrap_err();
+        assert!(
+            e.message.contains("WHILE") && e.message.contains("control flow"),
+            "{e}"
+        );
+        let e = arena(&[], &model(0, 2)).unwrap_err();
+        assert!(e.message.contains("2 subgraphs"), "{e}");
+        let a = arena(&[], &model(106, 1)).unwrap();
+        assert_eq!(a.unknown_scratch, ["ADD_N (operator 0)"]);
+        let a = arena(&[], &model(0, 1)).unwrap();
+        assert_eq!(a.allocs.len(), 2);
+        assert_eq!(
+            (a.allocs[1].first, a.allocs[1].last, a.allocs[1].size),
+            (1, 1, 16)
+        );
+    }
+
+    /// Without an offline plan, the port places as TFLM's greedy rule: size
+    /// descending, ties in reverse order of adding, first fit.
+    #[test]
+    fn ties_go_to_the_buffer_added_last() {
+        let alloc = |size, first, last| Alloc {
+            tensor: None,
+            name: String::new(),
+            size,
+            first,
+            last,
+            offline: None,
+        };
+        let allocs = [alloc(16, 0, 1), alloc(16, 1, 2), alloc(32, 3, 3)];
+        assert_eq!(greedy(&allocs), [16, 0, 0]);
+        let mut fixed = allocs.clone();
+        fixed[0].offline = Some(64);
+        assert_eq!(greedy(&fixed), [64, 0, 0]);
+    }
 }

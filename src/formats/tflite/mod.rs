@@ -103,6 +103,25 @@ pub fn plan_of(arena: &Arena, offsets: &[u64]) -> Plan {
     plan
 }
 
+/// The model with the tensors at `offsets` (tensor index of subgraph 0 → arena
+/// offset; every tensor TFLM plans must have one) as its offline plan: [`with_plan`]
+/// of those offsets, checked the same way.
+pub fn with_offsets(
+    bytes: &[u8],
+    offsets: &std::collections::HashMap<usize, u64>,
+) -> Result<Written> {
+    let read = read(bytes)?;
+    let mut placed = read.offsets.clone();
+    for (a, o) in read.arena.allocs.iter().zip(&mut placed) {
+        if let Some(t) = a.tensor {
+            *o = *offsets.get(&t).ok_or_else(|| {
+                Error::whole(format!("tensor {t} ({}) has no offset in the plan", a.name))
+            })?;
+        }
+    }
+    with_plan(bytes, &plan_of(&read.arena, &placed))
+}
+
 /// A model with a plan written in, and what the interpreter will need.
 #[derive(Debug, Clone)]
 pub struct Written {

@@ -231,8 +231,8 @@ mod tests {
         assert_eq!(super::name(0), "ADD");
         assert_eq!(super::name(3), "CONV_2D");
         assert_eq!(super::name(40), "MEAN");
-        assert_eq!(super::name(118), "WHILE");
-        assert_eq!(super::name(119), "IF");
+        assert_eq!(super::name(118), "IF");
+        assert_eq!(super::name(119), "WHILE");
         assert_eq!(super::name(129), "CALL_ONCE");
         assert_eq!(super::name(-5), "BUILTIN_-5");
     }

@@ -1,0 +1,95 @@
+// End-to-end test of issue #25: a .tflite dropped on the page shows TFLite Micro's own
+// plan (its peak is the head the real tflite-micro interpreter reported, in
+// tests/data/tflm/<model>.json) with the model's tensor and operator names; re-planned
+// with `best`, it downloads as a .tflite carrying that plan, byte for byte the file
+// `memplan plan model.tflite --strategy best -o out.tflite` writes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import * as h from './harness.mjs';
+
+const dir = path.join(h.root, 'tests/data/tflm');
+
+function cli() {
+  const target = process.env.CARGO_TARGET_DIR ?? path.join(h.root, 'target');
+  const bin = path.join(target, 'release/memplan');
+  assert.ok(fs.existsSync(bin), `no memplan binary in ${target}: run cargo build --release first`);
+  return bin;
+}
+
+let env;
+before(async () => { env = await h.start(); });
+after(async () => { await env?.stop(); });
+
+const report = (p) => p.evaluate(() => {
+  const v = window.__memplan.viewer;
+  return v.current() == null ? null : v.report(v.current());
+});
+
+test('drop a .tflite: TFLM\'s plan with names; re-plan; the download is the CLI\'s file', async () => {
+  const p = await env.open();
+  await h.ready(p);
+  for (const model of ['dag6', 'resnet_tiny']) {
+    const bytes = fs.readFileSync(path.join(dir, `${model}.tflite`));
+    const head = JSON.parse(fs.readFileSync(path.join(dir, `${model}.json`))).arena.head;
+    const n = (await p.evaluate(() => window.__memplan.files())).length;
+    await h.drop(p, [[`${model}.tflite`, bytes]]);
+    await h.waitForFiles(p, n + 1);
+    const tflm = await report(p);
+    assert.equal(tflm.peak, String(head), `${model}: TFLM's peak is the interpreter's head`);
+    // Names: planes are the model's tensors, clocks its operators.
+    assert.match(await p.textContent('#buffers'), /conv2d/, `${model}: tensors by name`);
+    assert.match(JSON.stringify(await h.summary(p)), /CONV_2D|conv2d/, `${model}: operators by name`);
+    // Export offers the model only for a .tflite; re-plan, download, compare with the CLI.
+    await p.selectOption('#strategy', 'best');
+    await p.click('#replan');
+    await h.waitForFiles(p, n + 2);
+    const best = await report(p);
+    await p.click('#export summary');
+    assert.equal(await p.isVisible('#export-tflite'), true);
+    const [d] = await Promise.all([p.waitForEvent('download'), p.click('#export-tflite')]);
+    assert.equal(d.suggestedFilename(), `${model}.planned.tflite`);
+    const got = fs.readFileSync(await d.path());
+    const out = path.join(h.results, `${model}.cli.planned.tflite`);
+    fs.mkdirSync(h.results, { recursive: true });
+    const said = execFileSync(cli(), ['plan', path.join(dir, `${model}.tflite`), '--strategy', 'best', '-o', out],
+      { stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.ok(Buffer.compare(got, fs.readFileSync(out)) === 0, `${model}: the page's download equals the CLI's output`);
+    const status = await p.textContent('#export-status');
+    assert.match(status, new RegExp(`arena head ${best.peak} bytes \\(was ${head}\\)`), status);
+    assert.match(status, /kTensorArenaSize/);
+    void said;
+    await p.click('#export summary');
+    await p.selectOption('#strategy', 'aidge');
+  }
+  // A plan of another file: the .tflite export is not offered.
+  await h.drop(p, [['plan.csv', Buffer.from('id,lower,upper,size\na,0,2,16\nb,1,3,16\n')]]);
+  await p.waitForFunction(() => window.__memplan.viewer.file_name(window.__memplan.viewer.current()) === 'plan.csv');
+  await p.click('#export summary');
+  assert.equal(await p.isVisible('#export-tflite'), false);
+  assert.deepEqual(h.outside(p, env.url), []);
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
+test('<memplan-view src=model.tflite> shows TFLM\'s plan', async () => {
+  const p = await env.open('embed.html');
+  const head = JSON.parse(fs.readFileSync(path.join(dir, 'dag10.json'))).arena.head;
+  fs.mkdirSync(path.join(h.dist, 'tflite-test'), { recursive: true });
+  fs.copyFileSync(path.join(dir, 'dag10.tflite'), path.join(h.dist, 'tflite-test/dag10.tflite'));
+  const ok = await p.evaluate(async () => {
+    const v = document.createElement('memplan-view');
+    v.setAttribute('src', 'tflite-test/dag10.tflite');
+    document.body.append(v);
+    return v.ready;
+  });
+  assert.equal(ok, true);
+  const peak = await p.evaluate(() => {
+    const v = document.querySelector('memplan-view:last-of-type');
+    return v.viewer.report(v.viewer.current()).peak;
+  });
+  assert.equal(peak, String(head));
+  await p.close();
+});
