@@ -663,3 +663,12 @@ fn a_corrupt_plane_index_does_not_ask_for_billions_of_records() {
         "{v}"
     );
 }
+
+// A .tflite cut short: the FlatBuffers reader names the byte and the table.
+refused!(
+    truncated_tflite,
+    "truncated.tflite",
+    2,
+    "byte 52",
+    "Model.operator_codes points past the end of the file"
+);

@@ -222,3 +222,52 @@ fn print_allocations_output_is_a_summary_that_asks_for_the_model() {
         assert!(msg.contains(part), "{part} not in {msg}");
     }
 }
+
+#[test]
+fn cli_writes_the_model_and_says_the_arena_size() {
+    let dir = std::env::temp_dir().join(format!("memplan-tflite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("dag21.planned.tflite");
+    let run = assert_cmd::Command::cargo_bin("memplan")
+        .unwrap()
+        .args([
+            "plan",
+            &format!("{DIR}/dag21.tflite"),
+            "--strategy",
+            "best",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(err.contains("arena head 13824 bytes (was 18432)"), "{err}");
+    assert!(
+        err.contains("kTensorArenaSize") && err.contains("minus 4608 bytes"),
+        "{err}"
+    );
+    let written = std::fs::read(&out).unwrap();
+    assert_eq!(tflite::read(&written).unwrap().plan.peak(), 13824);
+    // The same bytes as the library's write of the same plan (the page's path).
+    assert_eq!(
+        written,
+        tflite::with_plan(&model("dag21"), &best("dag21"))
+            .unwrap()
+            .bytes
+    );
+    // A .tflite output needs a model to write into.
+    let csv = dir.join("list.csv");
+    std::fs::write(&csv, "id,lower,upper,size\na,0,2,16\n").unwrap();
+    let run = assert_cmd::Command::cargo_bin("memplan")
+        .unwrap()
+        .arg("plan")
+        .arg(&csv)
+        .args(["-o", "x.tflite"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("needs a .tflite input"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
