@@ -24,6 +24,10 @@ TensorFlow, run outside CI, and the float `sine_float.tflite` the wheel ships; t
    written anyway by an independent writer (the wheel's own flatbuffer schema), it
    changes the outputs: the check sees the plan.
 
+Then for each model of the corpus (tests/data/tflm/corpus/*.tflite.gz, written by
+make_corpus.py: MobileNet V1/V2 at 96×96, a person-detection CNN, a DS-CNN keyword
+spotter, a transformer block, int8 and float), which has no dump: 2 and 3 as above.
+
 Prints one line per model (the figures of docs/benchmarks.md); exits 1 on any
 difference.
 """
@@ -60,7 +64,7 @@ def run(model_bytes, inputs):
         sys.stderr.flush()
         os.dup2(err.fileno(), 2)
         try:
-            it = runtime.Interpreter.from_bytes(model_bytes, arena_size=1 << 20)
+            it = runtime.Interpreter.from_bytes(model_bytes, arena_size=1 << 23)
             outputs = []
             for x in inputs:
                 it.set_input(x, 0)
@@ -77,7 +81,7 @@ def run(model_bytes, inputs):
 
 
 def inputs_for(model_bytes, count=4):
-    d = runtime.Interpreter.from_bytes(model_bytes, arena_size=1 << 20).get_input_details(0)
+    d = runtime.Interpreter.from_bytes(model_bytes, arena_size=1 << 23).get_input_details(0)
     rng = np.random.default_rng(7)
     if np.issubdtype(d["dtype"], np.floating):
         return [rng.standard_normal(d["shape"]).astype(d["dtype"]) for _ in range(count)]
@@ -195,11 +199,51 @@ def check(model):
     return problems
 
 
+def check_corpus(path):
+    """Steps 2 and 3 on a corpus model: TFLM's head as memplan computes it, then
+    memplan's plan in the interpreter."""
+    import gzip
+
+    problems = []
+    name = path.name[: -len(".tflite.gz")]
+    data = gzip.decompress(path.read_bytes())
+    everything = json.loads(_native.tflite_buffers(data, path.name))["buffers"]
+    memplan_tflm_head = max(b["offset"] + b["size"] for b in everything)
+    xs = inputs_for(data, count=2)
+    ref, before = run(data, xs)
+    if memplan_tflm_head != before["head"]:
+        problems.append(f"memplan's TFLM head {memplan_tflm_head} != the interpreter's {before['head']}")
+    planned = tflm.apply_plan(data, strategy="best")
+    _, report = tflm.plan(data, strategy="best")
+    out, after = run(planned, xs)
+    identical = all(np.array_equal(a, b) for a, b in zip(ref, out))
+    if not identical:
+        problems.append("outputs differ with memplan's offline plan")
+    if after["head"] > before["head"]:
+        problems.append(f"head {after['head']} above TFLM's {before['head']}")
+    if after["tail"] != before["tail"]:
+        problems.append(f"tail {after['tail']} != {before['tail']}")
+    gain = 100.0 * (before["head"] - after["head"]) / before["head"]
+    tensors = sum(1 for b in everything if b["tensor"] is not None)
+    print(
+        f"{name}: {tensors} tensors (+{len(everything) - tensors} scratch), TFLM head "
+        f"{before['head']} B (total {before['total']}), memplan head {after['head']} B "
+        f"(total {after['total']}, -{gain:.1f} %), lower bound {report['lower_bound']}, "
+        f"outputs identical: {identical}, {len(xs)} inputs",
+        flush=True,
+    )
+    return problems
+
+
 def main():
     failed = 0
     for model in MODELS:
         for p in check(model):
             print(f"  FAIL {model}: {p}", flush=True)
+            failed += 1
+    for path in sorted((DATA / "corpus").glob("*.tflite.gz")):
+        for p in check_corpus(path):
+            print(f"  FAIL {path.name}: {p}", flush=True)
             failed += 1
     return 1 if failed else 0
 
