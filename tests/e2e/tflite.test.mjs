@@ -54,13 +54,12 @@ test('drop a .tflite: TFLM\'s plan with names; re-plan; the download is the CLI\
     const got = fs.readFileSync(await d.path());
     const out = path.join(h.results, `${model}.cli.planned.tflite`);
     fs.mkdirSync(h.results, { recursive: true });
-    const said = execFileSync(cli(), ['plan', path.join(dir, `${model}.tflite`), '--strategy', 'best', '-o', out],
+    execFileSync(cli(), ['plan', path.join(dir, `${model}.tflite`), '--strategy', 'best', '-o', out],
       { stdio: ['ignore', 'pipe', 'pipe'] });
     assert.ok(Buffer.compare(got, fs.readFileSync(out)) === 0, `${model}: the page's download equals the CLI's output`);
     const status = await p.textContent('#export-status');
     assert.match(status, new RegExp(`arena head ${best.peak} bytes \\(was ${head}\\)`), status);
     assert.match(status, /kTensorArenaSize/);
-    void said;
     await p.click('#export summary');
     await p.selectOption('#strategy', 'aidge');
   }
@@ -75,21 +74,23 @@ test('drop a .tflite: TFLM\'s plan with names; re-plan; the download is the CLI\
 });
 
 test('<memplan-view src=model.tflite> shows TFLM\'s plan', async () => {
-  const p = await env.open('embed.html');
+  // A documentation page beside the built site, with a model next to it.
+  const served = path.join(h.dist, 'tflite-test');
+  fs.mkdirSync(served, { recursive: true });
+  fs.copyFileSync(path.join(dir, 'dag10.tflite'), path.join(served, 'dag10.tflite'));
+  fs.writeFileSync(path.join(served, 'view.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="module" src="../memplan-view.js"></script>
+<memplan-view id="v" src="dag10.tflite" height="300"></memplan-view>`);
   const head = JSON.parse(fs.readFileSync(path.join(dir, 'dag10.json'))).arena.head;
-  fs.mkdirSync(path.join(h.dist, 'tflite-test'), { recursive: true });
-  fs.copyFileSync(path.join(dir, 'dag10.tflite'), path.join(h.dist, 'tflite-test/dag10.tflite'));
-  const ok = await p.evaluate(async () => {
-    const v = document.createElement('memplan-view');
-    v.setAttribute('src', 'tflite-test/dag10.tflite');
-    document.body.append(v);
-    return v.ready;
-  });
-  assert.equal(ok, true);
-  const peak = await p.evaluate(() => {
-    const v = document.querySelector('memplan-view:last-of-type');
-    return v.viewer.report(v.viewer.current()).peak;
-  });
-  assert.equal(peak, String(head));
-  await p.close();
+  const p = await env.open('tflite-test/view.html');
+  try {
+    await p.waitForFunction(() => customElements.get('memplan-view'));
+    assert.equal(await p.evaluate(() => document.getElementById('v').ready), true);
+    const peak = await p.evaluate(() => document.getElementById('v').viewer.summary().peak);
+    assert.equal(String(peak).match(/[\d,]+/)[0].replace(/,/g, ''), String(head));
+    assert.deepEqual(p.consoleErrors, []);
+  } finally {
+    await p.close();
+    fs.rmSync(served, { recursive: true, force: true });
+  }
 });
