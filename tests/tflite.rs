@@ -76,7 +76,11 @@ fn tflm_buffers_and_plan_are_the_interpreters() {
             .iter()
             .map(|p| p.label.clone().unwrap())
             .collect();
-        assert!(labels[0].starts_with("serving_default") || !labels[0].is_empty());
+        assert!(
+            labels[0].starts_with("serving_default"),
+            "{name}: {}",
+            labels[0]
+        );
         assert!(labels.iter().all(|l| !l.is_empty()));
         let first_op = &read.plan.steps[1];
         assert!(
@@ -124,6 +128,14 @@ fn best_plan_written_back_reads_as_given() {
         assert_eq!((written.bytes.len() - bytes.len()) % 16, 0);
         let back = tflite::read(&written.bytes).unwrap();
         assert!(back.arena.has_offline_plan);
+        let doc = formats::load("planned.tflite", &written.bytes).unwrap();
+        assert!(
+            doc.warnings
+                .iter()
+                .any(|w| w.contains("carries an offline plan")),
+            "{:?}",
+            doc.warnings
+        );
         let tensors = back
             .arena
             .allocs
