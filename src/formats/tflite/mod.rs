@@ -172,7 +172,7 @@ pub fn with_plan(bytes: &[u8], plan: &Plan) -> Result<Written> {
                 a.name, s.size, s.allocated, last, a.size, a.first, a.last
             )));
         }
-        if s.offset % ALIGNMENT != 0 || s.offset + a.size > i32::MAX as u64 {
+        if s.offset % ALIGNMENT != 0 || s.offset.saturating_add(a.size) > i32::MAX as u64 {
             return Err(Error::whole(format!(
                 "buffer {i} ({}) at offset {}: TFLM needs offsets that are multiples of \
                  {ALIGNMENT} and fit in int32",

@@ -167,7 +167,15 @@ pub fn write(buf: &[u8], model: &Model, offsets: &[Option<u64>]) -> Result<Vec<u
             Target::New("buffer") => buffer,
             Target::New(_) => entry,
         };
-        w.patch(at, (to - at) as u32);
+        // Every reference points forward: the old parts come after the new ones.
+        let forward = to
+            .checked_sub(at)
+            .filter(|&d| d > 0 && d <= u32::MAX as usize);
+        let Some(d) = forward else {
+            let msg = "the Model table refers to its own header bytes: not rewritten";
+            return Err(Error::whole(msg));
+        };
+        w.patch(at, d as u32);
     }
     let mut out = w.out;
     out.extend_from_slice(&buf[8..]);
