@@ -94,3 +94,24 @@ test('<memplan-view src=model.tflite> shows TFLM\'s plan', async () => {
     fs.rmSync(served, { recursive: true, force: true });
   }
 });
+
+test('a damaged .tflite and print_allocations() output say what they are', async () => {
+  const p = await env.open();
+  await h.ready(p);
+  const errorNaming = async (name, bytes) => {
+    await h.drop(p, [[name, bytes]]);
+    await p.waitForFunction((n) => {
+      const box = document.getElementById('error');
+      return !box.hidden && box.textContent.includes(n);
+    }, name, { timeout: 20000 });
+    return p.textContent('#error');
+  };
+  const cut = fs.readFileSync(path.join(h.root, 'tests/data/bad/truncated.tflite'));
+  assert.match(await errorNaming('truncated.tflite', cut), /byte 52: Model\.operator_codes points past the end of the file/);
+  const allocations = fs.readFileSync(path.join(dir, 'dag6.allocations.txt'));
+  const text = await errorNaming('dag6.allocations.txt', allocations);
+  assert.match(text, /print_allocations\(\) output, a summary: arena total 105680 B, head 101376 B, tail 4304 B/);
+  assert.match(text, /open the model's \.tflite/);
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
