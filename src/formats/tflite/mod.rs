@@ -136,10 +136,14 @@ pub struct Written {
 impl Written {
     /// What to tell the user: the arena size to set.
     pub fn summary(&self) -> String {
-        let saved = self.head_before.saturating_sub(self.head);
+        let change = match self.head.cmp(&self.head_before) {
+            std::cmp::Ordering::Less => format!("minus {} bytes", self.head_before - self.head),
+            std::cmp::Ordering::Equal => "as it was".to_string(),
+            std::cmp::Ordering::Greater => format!("plus {} bytes", self.head - self.head_before),
+        };
         format!(
             "arena head {} bytes (was {}): set kTensorArenaSize to the size this model needed \
-             minus {saved} bytes (head + tail: the tail, TFLM's persistent data, is unchanged; \
+             {change} (head + tail: the tail, TFLM's persistent data, is unchanged; \
              print_allocations() or arena_used_bytes() gives it)",
             self.head, self.head_before
         )
