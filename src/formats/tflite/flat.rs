@@ -95,6 +95,7 @@ impl<'a> Table<'a> {
         self.slots
     }
 
+    /// Where field `id` is stored (`size` bytes, inside the table), if present.
     pub fn field(&self, id: usize, size: usize) -> Result<Option<usize>> {
         if id >= self.slots {
             return Ok(None);
