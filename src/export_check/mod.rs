@@ -9,6 +9,10 @@
 //!   wrote since its producer did (`overwritten`);
 //! * a read longer than the producer's buffer (`beyond_buffer`);
 //! * an output declared for a kernel that does not receive it (`never_written`);
+//! * a kernel writing an output over bytes of an input it is reading (`input_overlap`).
+//!   Aidge plans some outputs over their input by design: wrap-around planes, and
+//!   in-place planes (`checkInPlace`: the output starts where its input does). Those
+//!   are not reported, except an in-place Transpose, which cannot run in place;
 //! * a model output whose bytes are not all its own at the end (`output_unwritten`,
 //!   `output_overwritten`), and placements outside their arena (`outside_arena`).
 //!
@@ -46,6 +50,7 @@ pub enum FindingKind {
     OutputUnwritten,
     OutputOverwritten,
     OutsideArena,
+    InputOverlap,
 }
 
 /// One defect: the node it shows at, that node's layer header, the bytes concerned.
@@ -430,6 +435,7 @@ impl Checker<'_> {
                 continue;
             }
             let bytes = self.writes(v, &inputs) * self.vars[v].element;
+            self.overlaps(callee, v, bytes, node_header, &inputs);
             self.vars[v].written = bytes;
             let id = u32::try_from(v + 1).unwrap_or(u32::MAX);
             for (s, e) in self.ranges(v, bytes) {
@@ -438,6 +444,37 @@ impl Checker<'_> {
                 let end = usize::try_from(e).unwrap_or(usize::MAX).min(arena.len());
                 let start = usize::try_from(s).unwrap_or(usize::MAX).min(end);
                 arena[start..end].fill(id);
+            }
+        }
+    }
+
+    /// Reports the bytes of `inputs` (as the kernel reads them) that output `v`'s
+    /// first `bytes` cover in the same arena.
+    fn overlaps(&mut self, callee: &str, v: usize, bytes: u64, header: usize, inputs: &[usize]) {
+        let permutes = callee.to_ascii_lowercase().contains("transpose");
+        for &u in inputs {
+            let (a, b) = (&self.vars[u], &self.vars[v]);
+            let in_place = a.offset == b.offset && !permutes;
+            if a.arena != b.arena || a.wraps || b.wraps || in_place {
+                continue;
+            }
+            let read = self.reads(header, u) * self.vars[u].element;
+            let mut shared = 0;
+            for (a, b) in self.ranges(v, bytes) {
+                for (c, d) in self.ranges(u, read) {
+                    shared += b.min(d).saturating_sub(a.max(c));
+                }
+            }
+            if shared > 0 {
+                let msg = format!(
+                    "`{}` ({}) writes `{}` over {} B of its input `{}` while it reads them",
+                    self.vars[v].node,
+                    self.header_of(v),
+                    self.vars[v].name,
+                    thousands(shared),
+                    self.vars[u].name
+                );
+                self.push(FindingKind::InputOverlap, v, shared, msg);
             }
         }
     }
