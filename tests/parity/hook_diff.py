@@ -17,7 +17,8 @@ without wrap-around, auto-concat, optimize, two memory components, alignment):
    occur, else the run fails);
 3. ``patch_export`` installs the hook where ``aidge_core.export_utils.export``
    looks it up and puts Aidge's back on exit, and the deprecated
-   ``aidge_export_cpp.export`` entry point uses it too (its ``mem_0`` is memplan's peak).
+   ``aidge_export_cpp.export`` entry point uses it too (its ``mem_0`` is memplan's peak,
+   and the export memory checker ran on the folder and found it clean).
 
 Needs the compiled module (`pip install -e .`, scripts/setup.sh python).
 Usage: .venv/bin/python tests/parity/hook_diff.py [CASE ...]
@@ -175,7 +176,7 @@ def check_legacy_entry(tmp):
     x = aidge_core.Tensor(np.random.default_rng(0).standard_normal((1, 3, 12, 12))
                           .astype(np.float32))
     folder = pathlib.Path(tmp) / "legacy-export"
-    with patch_export(strategy="best"), contextlib.chdir(tmp), \
+    with patch_export(strategy="best") as patch, contextlib.chdir(tmp), \
             contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             aidge_export_cpp.export(str(folder), scheduler.graph_view(), scheduler,
@@ -190,6 +191,12 @@ def check_legacy_entry(tmp):
     mem = int(re.search(r"static unsigned char mem_0\[(\d+)\];", forward).group(1))
     if mem != int(json.loads(report)["peak"]):
         return f"mem_0 is {mem} B, memplan's plan peaks at {json.loads(report)['peak']} B"
+    # patch_export ran the export memory checker on what it wrote (a correct export).
+    checked = {pathlib.Path(k).resolve(): v for k, v in patch.findings.items()}
+    if folder.resolve() not in checked:
+        return f"patch_export did not check the export it wrote: {list(patch.findings)}"
+    if checked[folder.resolve()]:
+        return f"the checker flags the residual export: {checked[folder.resolve()][:2]}"
     return None
 
 
