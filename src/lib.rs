@@ -10,6 +10,9 @@ pub mod check;
 pub mod cli;
 pub mod drivers;
 pub mod error;
+pub mod export_check;
+#[cfg(all(any(feature = "cli", feature = "python"), not(target_arch = "wasm32")))]
+pub mod export_folder;
 pub mod formats;
 pub mod manager;
 pub mod model;

@@ -57,6 +57,17 @@ fn check(text: &str, name: &str) -> PyResult<Vec<String>> {
     Ok(lines)
 }
 
+/// The export memory checker's report on the generated Aidge export in folder `dir`
+/// (`memplan check --export DIR --json`), as JSON.
+#[pyfunction]
+fn check_export(dir: &str) -> PyResult<String> {
+    let (forward, headers) =
+        crate::export_folder::read(std::path::Path::new(dir)).map_err(value_error)?;
+    let report = crate::export_check::check(&forward, &headers)
+        .map_err(|e| value_error(e.in_file(format!("{dir}/dnn/src/forward.cpp"))))?;
+    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(format!("report: {e}")))
+}
+
 /// The chart of the plan `text` stands for, as SVG (what `memplan render -o x.svg`
 /// draws), `width` × `height` CSS pixels, with node names on the planes if `names`.
 #[pyfunction]
@@ -148,5 +159,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tflite_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(tflite_plan, m)?)?;
     m.add_function(wrap_pyfunction!(tflite_with_offsets, m)?)?;
+    m.add_function(wrap_pyfunction!(check_export, m)?)?;
     Ok(())
 }

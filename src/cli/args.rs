@@ -22,7 +22,8 @@ pub enum Command {
     Stats(StatsArgs),
     /// Plan a schedule or a buffer list, or re-place a plan's spaces.
     Plan(PlanArgs),
-    /// Verify a plan: exit 0 when valid, 1 with one line per problem.
+    /// Verify a plan (or, with --export DIR, a generated export's memory): exit 0 when
+    /// valid, 1 with one line per problem.
     Check(CheckArgs),
     /// Convert between formats (chosen by the output's extension or --format).
     Convert(ConvertArgs),
@@ -76,7 +77,15 @@ pub struct StatsArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    pub file: PathBuf,
+    /// A plan (any format memplan reads).
+    #[arg(required_unless_present = "export")]
+    pub file: Option<PathBuf>,
+    /// Check a generated Aidge export folder instead (aidge-export-cpp or
+    /// aidge-export-arm-cortexm): replays forward.cpp's kernels on the arena its layer
+    /// headers place, and reports reads of bytes no kernel wrote or that were
+    /// overwritten, reads past a buffer, and outputs never written.
+    #[arg(long, value_name = "DIR", conflicts_with = "file")]
+    pub export: Option<PathBuf>,
     #[command(flatten)]
     pub dims: Dims,
     /// Print the report as one JSON object (`problems`: kind, planes, spaces, message).

@@ -111,10 +111,15 @@ pub(super) fn stats(a: StatsArgs) -> Result<u8> {
 }
 
 pub(super) fn check(a: CheckArgs) -> Result<u8> {
-    let doc = read(&a.file, &a.dims)?;
-    let plan = resolve(&a.file, &doc)?;
+    let file = match (a.file, a.export) {
+        (_, Some(dir)) => return check_export(&dir, a.json),
+        (Some(file), None) => file,
+        (None, None) => return Err(Error::whole("check: give a plan file or --export DIR")),
+    };
+    let doc = read(&file, &a.dims)?;
+    let plan = resolve(&file, &doc)?;
     let report = crate::check::check(&plan);
-    let name = display(&a.file);
+    let name = display(&file);
     if a.json {
         let value = serde_json::to_value(&report).map_err(|e| Error::whole(e.to_string()))?;
         println!("{value}");
@@ -135,6 +140,42 @@ pub(super) fn check(a: CheckArgs) -> Result<u8> {
         println!("{name}: {} more problems not listed", report.omitted);
     }
     Ok(INVALID)
+}
+
+/// `memplan check --export DIR`: the export memory checker on a generated folder.
+fn check_export(dir: &std::path::Path, json: bool) -> Result<u8> {
+    let (forward, headers) = crate::export_folder::read(dir)?;
+    let report = crate::export_check::check(&forward, &headers).map_err(|e| {
+        let name = format!("{}/{}", display(dir), e.file.clone().unwrap_or_default());
+        e.in_file(name)
+    })?;
+    let status = if report.is_clean() { OK } else { INVALID };
+    if json {
+        let value = serde_json::to_value(&report).map_err(|e| Error::whole(e.to_string()))?;
+        println!("{value}");
+        return Ok(status);
+    }
+    let name = display(dir);
+    let arenas: Vec<String> = report
+        .arenas
+        .iter()
+        .map(|(n, b)| format!("{n} {b} B"))
+        .collect();
+    if report.is_clean() {
+        println!(
+            "{name}: clean ({} kernels replayed on {})",
+            report.kernels,
+            arenas.join(", ")
+        );
+        return Ok(OK);
+    }
+    for f in &report.findings {
+        println!("{name}: {f}");
+    }
+    if report.omitted > 0 {
+        println!("{name}: {} more findings not listed", report.omitted);
+    }
+    Ok(status)
 }
 
 pub(super) fn convert(a: ConvertArgs) -> Result<u8> {

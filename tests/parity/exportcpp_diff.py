@@ -17,7 +17,12 @@ for it and it moves no byte), on one seeded random input:
    must give every output `*_MEM_*` macro of the generated layer headers, exactly;
 4. corrupted build: memplan's plan with one memory space moved onto another space
    live at the same time. `memplan check` must flag that plan and its build must
-   compute different outputs, so the comparison in 3 can fail.
+   compute different outputs, so the comparison in 3 can fail;
+5. the export memory checker (`memplan.aidge.check_export`, `memplan check
+   --export`) on each generated folder: memplan's build must have exactly the
+   default build's findings by kind and node (moving buffers adds no defect and
+   hides none), and the corrupted build must have an `overwritten` or
+   `input_overlap` finding the default build has not.
 
 Builds use g++ directly (-O2); object files of the generated sources are cached by
 content, so the weights (the bulk of the compile time) compile once per model.
@@ -30,7 +35,8 @@ aidge-export-cpp 0.10.1 and memplan installed (`pip install .`; scripts/setup.sh
 python does both).
 
 Usage: .venv/bin/python tests/parity/exportcpp_diff.py [--size 64] [--strategy best]
-       [--markdown] [MODEL ...]
+       [--markdown] [--default-format] [MODEL ...]   (MODEL: a bench CNN or small:NAME,
+       a model of tests/data/export/models.py)
 """
 
 import argparse
@@ -59,7 +65,13 @@ CXX = [os.environ.get("CXX", "g++"), "-std=c++17", "-O2"]
 
 def prepared_onnx(name, path, seed=0):
     """The bench model with seeded random weights (He-scaled normal) and no trailing
-    Flatten, saved at `path`."""
+    Flatten, saved at `path`; or a small model of tests/data/export/models.py (the
+    export checker's fixtures: `small:NAME`)."""
+    if name.startswith("small:"):
+        sys.path.insert(0, str(ROOT / "tests" / "data" / "export"))
+        import models
+        onnx.save(models.MODELS[name[6:]](), path)
+        return
     m = onnx.load_from_string(gzip.open(MODELS_DIR / f"{name}.onnx.gz").read())
     rng = np.random.default_rng(seed)
     for init in m.graph.initializer:
@@ -118,14 +130,16 @@ def reference(path, x):
             for node, i in graph.get_ordered_outputs()]
 
 
+DFORMAT = {"dformat": "nchw"}
+
+
 def export(path, x, folder):
     """Runs the real export of the graph at `path` into `folder`; returns mem_0's size."""
     import aidge_core
     import aidge_export_cpp  # noqa: F401  (registers the C++ kernels)
     from aidge_core.export_utils.config import ExportConfig
     graph = load_graph(path)
-    config = ExportConfig(target="host", export_folder=str(folder), compile=False,
-                          dformat="nchw")
+    config = ExportConfig(target="host", export_folder=str(folder), compile=False, **DFORMAT)
     # (the export also writes exported_graph.mmd into the working directory)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
             contextlib.chdir(folder.parent):
@@ -281,12 +295,22 @@ def corrupting(strategy):
     return corrupted, seen
 
 
+def summary(findings):
+    """The checker's findings as sorted "kind node" strings (bytes left out: what
+    an unwritten read finds there depends on the placement)."""
+    return sorted(f"{f['kind']} {f['node']}" for f in findings)
+
+
 def run_model(name, size, strategy, tmp, cache):
     from memplan.aidge import patch_export
     import importlib
-    onnx_path = tmp / f"{name}.onnx"
+    onnx_path = tmp / f"{name.replace(':', '_')}.onnx"
     prepared_onnx(name, onnx_path)
+    if name.startswith("small:"):
+        dims = onnx.load(onnx_path).graph.input[0].type.tensor_type.shape.dim
+        size = dims[2].dim_value
     x = np.random.default_rng(1).standard_normal((1, 3, size, size)).astype(np.float32)
+    name = name.replace(":", "_")
     ref = reference(onnx_path, x)
     counts = [r.size for r in ref]
     row = {"model": name, "size": size}
@@ -297,13 +321,22 @@ def run_model(name, size, strategy, tmp, cache):
     want = np.concatenate(ref)
     err = float(np.max(np.abs(got - want)) / max(float(np.max(np.abs(want))), 1e-30))
     row.update(aidge=aidge_mem, default_vs_backend=err)
+    from memplan.aidge import check_export
+    default_findings = check_export(tmp / f"{name}-aidge")
+    row["findings"] = summary(default_findings)
     if not err <= 1e-4:
         row["fail"] = (f"the default export-cpp build disagrees with aidge_backend_cpu "
                        f"(max |diff| / max |ref| = {err:.3g}): not used as a reference")
         return row
 
-    with patch_export(strategy=strategy):
+    with patch_export(strategy=strategy, check=False):
         ours_mem = export(onnx_path, x, tmp / f"{name}-memplan")
+    ours_findings = check_export(tmp / f"{name}-memplan")
+    if summary(ours_findings) != row["findings"]:
+        row["fail"] = (f"the export checker finds {summary(ours_findings)} in memplan's build, "
+                       f"{row['findings']} in Aidge's: "
+                       + "; ".join(f["message"] for f in ours_findings[:3]))
+        return row
     stats = tmp / f"{name}-memplan" / "stats" / "memory_info.memplan.json"
     from memplan import _native
     _, report = _native.plan(stats.read_text(), stats.name, "aidge", 0)
@@ -338,7 +371,13 @@ def run_model(name, size, strategy, tmp, cache):
     corrupt = build_and_run(tmp / f"{name}-corrupt", counts, cache)
     row["corrupt_changes"] = corrupt != default
     row["corrupt_flagged"] = bool(seen.get("problems"))
-    if not seen.get("problems"):
+    corrupt_findings = check_export(tmp / f"{name}-corrupt")
+    row["corrupt_findings"] = summary(corrupt_findings)
+    new = [f for f in corrupt_findings if f["kind"] in ("overwritten", "input_overlap")
+           and (f["kind"], f["node"]) not in {(g["kind"], g["node"]) for g in default_findings}]
+    if not new:
+        row["fail"] = "the export checker does not flag the corrupted plan"
+    elif not seen.get("problems"):
         row["fail"] = "memplan check does not flag the corrupted plan"
     elif corrupt == default:
         row["fail"] = "the corrupted plan computes the same outputs: the comparison cannot fail"
@@ -351,7 +390,11 @@ def main(argv):
     ap.add_argument("--size", type=int, default=64, help="input height and width")
     ap.add_argument("--strategy", default="best")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--default-format", action="store_true",
+                    help="export with Aidge's default data format (no dformat=\"nchw\")")
     a = ap.parse_args(argv[1:])
+    if a.default_format:
+        DFORMAT.clear()
     import aidge_core
     aidge_core.Log.set_console_level(aidge_core.Level.Error)
     passed = failed = 0
@@ -374,8 +417,9 @@ def main(argv):
             print(json.dumps(row), flush=True)
     if a.markdown:
         print("\n| model | input | Aidge `mem_0` (B) | memplan `mem_0` (B) | lower bound (B) | saved |"
-              " outputs vs Aidge's build | default build vs aidge_backend_cpu |")
-        print("|---|---|---:|---:|---:|---:|---|---|")
+              " outputs vs Aidge's build | default build vs aidge_backend_cpu |"
+              " export checker (default = memplan build) | corrupted plan |")
+        print("|---|---|---:|---:|---:|---:|---|---|---|---|")
         for r in rows:
             if "memplan" not in r:
                 continue
@@ -383,7 +427,10 @@ def main(argv):
             print(f"| {r['model']} | {r['size']}×{r['size']} | {r['aidge']:,} | {r['memplan']:,} |"
                   f" {r['bound']:,} | {saved:.1f} % |"
                   f" {'bit-identical' if r['identical'] else 'DIFFERENT'} |"
-                  f" max rel. diff {r['default_vs_backend']:.1e} |")
+                  f" max rel. diff {r['default_vs_backend']:.1e} |"
+                  f" {'; '.join(r['findings']) or 'clean'} |"
+                  f" {len(r.get('corrupt_findings', []))} findings, outputs "
+                  f"{'differ' if r.get('corrupt_changes') else 'same'} |")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 

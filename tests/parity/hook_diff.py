@@ -11,10 +11,14 @@ without wrap-around, auto-concat, optimize, two memory components, alignment):
    stride, length, count, contiguous and wrapped sizes and component, offsets move
    by one shift per memory space, the peaks are at most Aidge's, the plan it wrote
    to the stats folder passes ``memplan check`` when Aidge's does, and its
-   ``memory_info.txt`` reads back with the returned peak;
+   ``memory_info.txt`` reads back with the returned peak; where memplan found
+   nothing smaller (the same peak in every memory) every record, offsets included,
+   is Aidge's: the hook moves no buffer for no gain (at least one such case must
+   occur, else the run fails);
 3. ``patch_export`` installs the hook where ``aidge_core.export_utils.export``
    looks it up and puts Aidge's back on exit, and the deprecated
-   ``aidge_export_cpp.export`` entry point uses it too (its ``mem_0`` is memplan's peak).
+   ``aidge_export_cpp.export`` entry point uses it too (its ``mem_0`` is memplan's peak,
+   and the export memory checker ran on the folder and found it clean).
 
 Needs the compiled module (`pip install -e .`, scripts/setup.sh python).
 Usage: .venv/bin/python tests/parity/hook_diff.py [CASE ...]
@@ -51,6 +55,8 @@ OPTIONS = {
                             aidge_core.OptimizeStrategy.OptimizeMaxLifetimeMinSizeFirst},
     "single-autoconcat": {"multiple_mems": False, "auto_concat": True},
 }
+# The compare_best cases where memplan found no smaller arena (Aidge's kept).
+EQUAL_CASES = []
 GEOMETRY = ("size", "stride", "length", "count", "cont_size", "wrap_size")
 
 
@@ -104,6 +110,12 @@ def compare_best(scheduler, options, folder):
     if len(peaks_got) != len(peaks_want) or any(g > w for g, w in zip(peaks_got, peaks_want)):
         return f"peaks {got_size}, above Aidge's {want_size}"
     want, got = by_name(want), by_name(got)
+    if peaks_got == peaks_want:
+        EQUAL_CASES.append(folder.name)
+        for name, records in want.items():
+            if got[name] != records:
+                return (f"{name}: the same peaks as Aidge's but its offsets moved:\n"
+                        f"    ours {got[name]}\n    Aidge {records}")
     for name, records in want.items():
         if len(got[name]) != len(records):
             return f"{name}: {len(got[name])} records, Aidge {len(records)}"
@@ -164,7 +176,7 @@ def check_legacy_entry(tmp):
     x = aidge_core.Tensor(np.random.default_rng(0).standard_normal((1, 3, 12, 12))
                           .astype(np.float32))
     folder = pathlib.Path(tmp) / "legacy-export"
-    with patch_export(strategy="best"), contextlib.chdir(tmp), \
+    with patch_export(strategy="best") as patch, contextlib.chdir(tmp), \
             contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             aidge_export_cpp.export(str(folder), scheduler.graph_view(), scheduler,
@@ -179,6 +191,12 @@ def check_legacy_entry(tmp):
     mem = int(re.search(r"static unsigned char mem_0\[(\d+)\];", forward).group(1))
     if mem != int(json.loads(report)["peak"]):
         return f"mem_0 is {mem} B, memplan's plan peaks at {json.loads(report)['peak']} B"
+    # patch_export ran the export memory checker on what it wrote (a correct export).
+    checked = {pathlib.Path(k).resolve(): v for k, v in patch.findings.items()}
+    if folder.resolve() not in checked:
+        return f"patch_export did not check the export it wrote: {list(patch.findings)}"
+    if checked[folder.resolve()]:
+        return f"the checker flags the residual export: {checked[folder.resolve()][:2]}"
     return None
 
 
@@ -215,6 +233,11 @@ def main(argv):
                     record(f"{case}-{tag}-{mode}", d)
             print(f"{case}: {2 * len(OPTIONS)} checks ({time.monotonic() - start:.1f} s)",
                   flush=True)
+    print(f"{len(EQUAL_CASES)} cases with the same peaks as Aidge's kept its offsets "
+          f"(e.g. {EQUAL_CASES[:3]})")
+    if not EQUAL_CASES:
+        record("equal-size cases", "no case where memplan found nothing smaller: the "
+               "rule that keeps Aidge's offsets was not exercised")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 

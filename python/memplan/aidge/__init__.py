@@ -5,10 +5,12 @@
 - ``memory_manager(scheduler, ...)`` has the signature and return value of
   ``aidge_core.mem_info.generate_optimized_memory_info`` and re-places Aidge's plan
   with a memplan strategy (``hook``; needs the compiled ``memplan._native``).
-- ``patch_export(strategy="best")`` makes Aidge's C/C++ exports use it.
+- ``patch_export(strategy="best")`` makes Aidge's C/C++ exports use it, and checks
+  each export it writes with ``check_export(folder)`` (the export memory checker).
 """
 
 from .exporter import aidge_plan, export, plan_of, schedule_of
-from .hook import memory_manager, patch_export
+from .hook import check_export, memory_manager, patch_export
 
-__all__ = ["export", "schedule_of", "aidge_plan", "plan_of", "memory_manager", "patch_export"]
+__all__ = ["export", "schedule_of", "aidge_plan", "plan_of", "memory_manager", "patch_export",
+           "check_export"]

@@ -13,8 +13,11 @@ the kernels read stay Aidge's; only offsets move. The records are then made by
 memplan's own writer (`memplan convert --format mem-info`) the way the original
 builds them, for every node of the schedule: one per output (all zeros for an output
 without a plane), and standalone records for nodes the manager does not plan
-(Producers). If memplan's placement is not smaller than Aidge's in every
-memory component, Aidge's is kept: the hook never makes an arena larger.
+(Producers). memplan's placement is adopted only if it is strictly smaller than
+Aidge's in some memory component and larger in none (`adopts`); otherwise Aidge's
+offsets are kept exactly: the hook never makes an arena larger, and never moves a
+buffer for no gain (a move for nothing would only change what a kernel that reads
+unwritten bytes computes: docs/export-check.md).
 """
 
 import json
@@ -23,7 +26,7 @@ from pathlib import Path
 
 from .exporter import plan_of, schedule_of
 
-__all__ = ["memory_manager", "patch_export"]
+__all__ = ["memory_manager", "patch_export", "check_export"]
 
 #: The strategies ``memory_manager`` takes: ``aidge`` keeps Aidge's placement.
 STRATEGIES = ("aidge", "greedy-size", "search", "best")
@@ -77,6 +80,13 @@ def _peaks(plan, ncomp):
     return peaks
 
 
+def adopts(before, after):
+    """Whether memplan's peaks per memory component (`after`) replace Aidge's
+    (`before`): strictly smaller in one component, larger in none."""
+    return (all(a <= b for a, b in zip(after, before))
+            and any(a < b for a, b in zip(after, before)))
+
+
 def records(scheduler, text):
     """{Node: [record per output]} for every node of the schedule, as 0.10.1 builds
     them, from `text`: a memplan JSON document holding this scheduler's schedule and
@@ -102,7 +112,9 @@ def memory_manager(scheduler, stats_folder=None, inc_producers=False, wrapping=F
     per output. Aidge's driver makes the plan, then memplan re-places its memory
     spaces with ``strategy`` (``"best"``, ``"search"``, ``"greedy-size"``, or
     ``"aidge"`` to keep Aidge's offsets) within ``budget_ms`` milliseconds per memory
-    component; Aidge's placement is kept if memplan's is not smaller.
+    component; memplan's placement is used only where it is strictly smaller in
+    some memory component and larger in none, else Aidge's offsets are kept as they
+    are (equal sizes included).
 
     ``stats_folder``, when given, receives ``memory_info.txt`` (Aidge's text log of
     the plan used), ``memory_info.svg`` (its chart, names on the planes if
@@ -130,9 +142,9 @@ def memory_manager(scheduler, stats_folder=None, inc_producers=False, wrapping=F
         text, _report = native.plan(json.dumps(doc), "Aidge's plan", strategy, int(budget_ms))
         placed = json.loads(text)["plan"]
         before, after = _peaks(aidge, ncomp), _peaks(placed, ncomp)
-        if all(a <= b for a, b in zip(after, before)):
+        if adopts(before, after):
             chosen = placed
-        else:
+        elif any(a > b for a, b in zip(after, before)):
             warnings.warn(f"memplan: {strategy} placed the spaces at {after} bytes, above "
                           f"Aidge's {before}; keeping Aidge's plan", stacklevel=2)
     peaks = _peaks(chosen, ncomp)
@@ -152,6 +164,18 @@ def memory_manager(scheduler, stats_folder=None, inc_producers=False, wrapping=F
     return mem_size, records(scheduler, text)
 
 
+def check_export(folder):
+    """The export memory checker (``memplan check --export DIR``) on a generated
+    aidge-export-cpp or aidge-export-arm-cortexm folder: replays forward.cpp's
+    kernels on the arena the layer headers place. Returns the findings, a list of
+    dicts (``kind``: unwritten, overwritten, beyond_buffer, never_written,
+    output_unwritten, output_overwritten or outside_arena; ``node``, ``header``,
+    ``bytes``, ``message``); empty when the export reads only bytes its kernels
+    wrote for it."""
+    report = json.loads(_native().check_export(str(folder)))
+    return report["findings"]
+
+
 class patch_export:
     """Makes ``aidge_core.export_utils.export`` (and ``aidge_export_cpp.export``,
     which calls it) plan memory with :func:`memory_manager` and ``strategy``.
@@ -159,11 +183,17 @@ class patch_export:
     Effective from the call on; as a context manager, undone on exit::
 
         from memplan.aidge import patch_export
-        with patch_export(strategy="best"):
+        with patch_export(strategy="best") as patch:
             aidge_core.export_utils.export(model, config, input_tensors=[x])
+        patch.findings  # {export folder: check_export's findings}
+
+    With ``check`` (default), every export written meanwhile is checked by
+    :func:`check_export` right after its code is generated: the findings are kept
+    in ``findings`` by folder and each export with findings raises one
+    ``RuntimeWarning`` (the export itself is left as Aidge wrote it).
     """
 
-    def __init__(self, strategy="best", budget_ms=2000):
+    def __init__(self, strategy="best", budget_ms=2000, check=True):
         import importlib
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
@@ -178,10 +208,31 @@ class patch_export:
 
         hooked.__doc__ = memory_manager.__doc__
         self._module.generate_optimized_memory_info = hooked
+        self.findings = {}
+        # write_export calls _export_scheduler (a global of the same module) to write
+        # forward.cpp and the layer headers: the checker runs right after it.
+        self._scheduler_export = self._module._export_scheduler
+        if check:
+            original = self._scheduler_export
+
+            def exported(ctx, export_folder, *args, **kwargs):
+                result = original(ctx, export_folder, *args, **kwargs)
+                found = check_export(export_folder)
+                self.findings[str(export_folder)] = found
+                if found:
+                    lines = "\n  ".join(f["message"] for f in found[:5])
+                    more = f"\n  ... and {len(found) - 5} more" if len(found) > 5 else ""
+                    warnings.warn(f"memplan: the export in {export_folder} has {len(found)} "
+                                  f"memory findings (memplan check --export):\n  {lines}{more}",
+                                  RuntimeWarning, stacklevel=2)
+                return result
+
+            self._module._export_scheduler = exported
 
     def undo(self):
         """Puts Aidge's own generate_optimized_memory_info back."""
         self._module.generate_optimized_memory_info = self._original
+        self._module._export_scheduler = self._scheduler_export
 
     def __enter__(self):
         return self

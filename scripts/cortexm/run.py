@@ -1,0 +1,282 @@
+"""memplan inside aidge-export-arm-cortexm 0.10.1, built for a Cortex-M7 and run in QEMU.
+
+For each CNN (the bench CNNs of tests/data/bench/models at --size, or small:NAME from
+tests/data/export/models.py), seeded random weights:
+
+1. int8 post-training quantization with aidge-quantization (`quantize_graph`, the
+   export's own path) on 4 seeded random calibration inputs in [-1, 1];
+2. default build: `prepare_export` + `write_export` with ExportConfig(target=
+   "stm32h743", dtype="int8", dformat="nchw") — Aidge's plan;
+3. memplan build: the same under `memplan.aidge.patch_export(strategy="best")`;
+4. the export memory checker on both folders;
+5. both compiled with Debian's arm-none-eabi-g++ (-mcpu=cortex-m7 -O2, the shims
+   of scripts/cortexm/shim: CMSIS intrinsics, start-up, linker script) with a main
+   that prints every model output as hex over semihosting, run in
+   `qemu-system-arm -M mps2-an500`; the outputs must be bit-identical, the arena
+   (`mem_0` in forward.cpp) of memplan's build at most the default one's;
+6. the default build's output against aidge_backend_cpu running the quantized
+   graph (max |diff| in int8 steps).
+
+The board files (HAL, startup, Makefile) the full Aidge flow downloads are not used:
+the export's model code is built with the shims instead (docs/export-check.md).
+
+Outside CI (about a minute per model here). Needs /work/venvs-style venv with aidge-core,
+aidge-backend-cpu, aidge-onnx, aidge-export-cpp, aidge-export-arm-cortexm,
+aidge-quantization 0.10.1, onnx and memplan (`pip install -e .`), and
+`apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm`.
+
+Usage: PYTHONPATH=scripts/cortexm/stub python scripts/cortexm/run.py [--size 32] [MODEL ...]
+Prints one JSON line per model and a Markdown table.
+"""
+
+import argparse
+import contextlib
+import hashlib
+import importlib
+import io
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHIM = pathlib.Path(__file__).resolve().parent / "shim"
+sys.path.insert(0, str(ROOT / "tests" / "parity"))
+sys.path.insert(0, str(ROOT / "tests" / "data" / "export"))
+
+CXX = ["arm-none-eabi-g++", "-mcpu=cortex-m7", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-d16",
+       "-O2", "-std=c++17", "-fno-exceptions", "-fno-rtti", "-ffunction-sections",
+       "-fdata-sections"]
+QEMU = ["qemu-system-arm", "-M", "mps2-an500", "-cpu", "cortex-m7", "-nographic", "-monitor",
+        "none", "-serial", "none", "-semihosting-config", "enable=on,target=native", "-kernel"]
+
+
+def quantized_graph(name, onnx_path, size):
+    import aidge_core
+    import exportcpp_diff as E
+    X = importlib.import_module("aidge_core.export_utils.export")
+    g = E.load_graph(onnx_path)
+    g.set_backend("cpu")
+    g.set_datatype(aidge_core.dtype.float32)
+    g.forward_dims([[1, 3, size, size]], True)
+    rng = np.random.default_rng(0)
+    calib = [aidge_core.Tensor(rng.uniform(-1, 1, (1, 3, size, size)).astype(np.float32))
+             for _ in range(4)]
+    with contextlib.redirect_stdout(io.StringIO()):
+        X.quantize_graph(g, calib)
+    return g
+
+
+def reference(graph, x):
+    """The quantized graph run by aidge_backend_cpu (float tensors holding int8 steps)."""
+    import aidge_core
+    s = aidge_core.SequentialScheduler(graph)
+    s.forward(data=[aidge_core.Tensor(x)])
+    return [np.array(n.get_operator().get_output(i)).ravel()
+            for n, i in graph.get_ordered_outputs()]
+
+
+def export(graph, x, folder):
+    import aidge_core
+    import aidge_export_arm_cortexm  # noqa: F401  (registers the Cortex-M kernels)
+    from aidge_core.export_utils.config import ExportConfig
+    X = importlib.import_module("aidge_core.export_utils.export")
+    cfg = ExportConfig(target="stm32h743", export_folder=str(folder), dtype="int8",
+                       dformat="nchw", compile=False)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.chdir(folder.parent):
+        ctx = X.prepare_export(graph, cfg, input_tensors=[aidge_core.Tensor(x)])
+        X.write_export(ctx)
+    forward = (folder / "dnn" / "src" / "forward.cpp").read_text()
+    return {m: int(v) for m, v in re.findall(r"static unsigned char (mem_\d+)\[(\d+)\];", forward)}
+
+
+def harness(folder, x):
+    """A main() calling model_forward on `x` and printing each output as hex."""
+    forward = (folder / "dnn" / "src" / "forward.cpp").read_text()
+    sig = re.search(r"void model_forward\s*\((.*?)\)", forward, re.S).group(1)
+    params = [p.strip() for p in sig.split(",")]
+    macros = {}
+    for h in (folder / "dnn" / "include" / "layers").glob("*.h"):
+        macros.update(re.findall(r"#define (\w+) (\d+)\s*$", h.read_text(), re.M))
+    decl, call, prints = [], [], []
+    for p in params:
+        m = re.match(r"(const\s+)?([\w:]+)\s*(\*+)\s*(\w+)", p)
+        ctype, stars, name = m.group(2), m.group(3), m.group(4)
+        if stars == "*":
+            decl.append(f"static const {ctype} {name}[] = {{"
+                        + ",".join(f"{v:.9g}f" for v in x.ravel()) + "};")
+            call.append(name)
+        else:
+            var = name[:-4] if name.endswith("_ptr") else name
+            up = var.upper()
+            n = 1
+            for k in ("NB_OUTPUTS", "OUT_HEIGHT", "OUT_WIDTH"):
+                n *= int(macros.get(f"{up}_{k}", 1))
+            decl.append(f"static {ctype}* {var} = nullptr;")
+            call.append(f"&{var}")
+            prints.append(f'    dump("{var}", (const unsigned char*){var}, {n} * sizeof({ctype}));')
+    return ("#include <cstdio>\n#include <cstdint>\n#include \"forward.hpp\"\n"
+            + "\n".join(decl)
+            + "\nstatic void dump(const char* name, const unsigned char* p, unsigned n) {\n"
+              "    printf(\"%s \", name);\n    for (unsigned i = 0; i < n; ++i) printf(\"%02x\", p[i]);\n"
+              "    printf(\"\\n\");\n}\nint main() {\n"
+            + f"    model_forward({', '.join(call)});\n" + "\n".join(prints)
+            + "\n    return 0;\n}\n")
+
+
+def build_and_run(folder, x):
+    (folder / "harness.cpp").write_text(harness(folder, x))
+    sources = [folder / "harness.cpp", SHIM / "startup.cpp"] + sorted(
+        (folder / "dnn" / "src").rglob("*.cpp"))
+    exe = folder / "fw.elf"
+    cmd = CXX + ["-I", str(folder / "dnn" / "include"), "-I", str(folder / "dnn"),
+                 "-I", str(SHIM)] + [str(s) for s in sources] + [
+        "--specs=rdimon.specs", "-nostartfiles", "-T", str(SHIM / "link.ld"),
+        "-Wl,--gc-sections", "-o", str(exe)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"arm-none-eabi-g++ {folder.name}: {r.stderr[-3000:]}")
+    run = subprocess.run(["timeout", "300"] + QEMU + [str(exe)], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"qemu {folder.name}: exit {run.returncode} {run.stderr[-500:]}")
+    nm = subprocess.run(["arm-none-eabi-nm", "-S", "-C", str(exe)], capture_output=True,
+                        text=True).stdout
+    arena = sum(int(m.group(1), 16) for m in re.finditer(r"\S+ (\S+) [bB] mem_\d+", nm))
+    outputs = {}
+    for line in run.stdout.splitlines():
+        name, _, hexes = line.partition(" ")
+        outputs[name] = bytes.fromhex(hexes)
+    return outputs, arena
+
+
+def run_model(name, size, tmp):
+    import onnx
+    import exportcpp_diff as E
+    from memplan.aidge import check_export, patch_export
+    onnx_path = tmp / f"{name.replace(':', '_')}.onnx"
+    E.prepared_onnx(name, onnx_path)
+    if name.startswith("small:"):
+        size = onnx.load(onnx_path).graph.input[0].type.tensor_type.shape.dim[2].dim_value
+    x = np.random.default_rng(1).uniform(-1, 1, (1, 3, size, size)).astype(np.float32)
+    tag = name.replace(":", "_")
+    row = {"model": name, "size": size}
+    # Each export in its own process: quantize_graph twice in one process breaks
+    # the second graph (aidge_quantization 0.10.1: "No node named ..._CastOut").
+    ref = None
+    row["reference_error"] = "not run"
+    mems = {}
+    for mode in ("default", "memplan"):
+        r = subprocess.run([sys.executable, __file__, "--stage", mode, "--size", str(size), name,
+                            str(tmp / f"{tag}-{mode}")], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"{mode} export: {r.stderr.strip().splitlines()[-1][:300]}")
+        mems[mode] = json.loads(r.stdout.strip().splitlines()[-1])
+    default_mem, ours_mem = mems["default"], mems["memplan"]
+    row["default_mem"], row["memplan_mem"] = default_mem, ours_mem
+    found = check_export(tmp / f"{tag}-default")
+    row["default_findings"] = [f["message"] for f in found]
+    flagged = {f["node"] for f in found}
+    ours_found = check_export(tmp / f"{tag}-memplan")
+    row["memplan_findings"] = [f["message"] for f in ours_found]
+    same_findings = (sorted((f["kind"], f["node"]) for f in ours_found)
+                     == sorted((f["kind"], f["node"]) for f in found))
+    d_out, d_arena = build_and_run(tmp / f"{tag}-default", x)
+    m_out, m_arena = build_and_run(tmp / f"{tag}-memplan", x)
+    row["default_elf_arena"], row["memplan_elf_arena"] = d_arena, m_arena
+    # An output computed from bytes nobody wrote for it (the checker flags the node
+    # that read them) depends on the placement: it may differ, and is listed apart.
+    differ = sorted(k for k in d_out if d_out[k] != m_out.get(k))
+    row["differ_flagged"] = [k for k in differ if k.rsplit("_output_", 1)[0] in flagged]
+    row["differ_unflagged"] = [k for k in differ if k not in row["differ_flagged"]]
+    row["identical"] = bool(d_out) and not row["differ_unflagged"]
+    row["all_outputs_identical"] = not differ
+    row["output_sha256"] = hashlib.sha256(b"".join(d_out[k] for k in sorted(d_out))).hexdigest()[:16]
+    first = next(iter(d_out.values()))
+    # bit-identical zeros would prove nothing: how many distinct int8 values came out
+    row["distinct_output_values"] = len(set(first))
+    got = np.frombuffer(first, dtype=np.int8).astype(np.float64)
+    if ref is None:
+        row["default_vs_backend"] = "n/a"
+    else:
+        want = ref[0].astype(np.float64)
+        row["default_vs_backend"] = (float(np.max(np.abs(got - want)))
+                                     if got.size == want.size
+                                     else f"sizes {got.size} vs {want.size}")
+    fails = []
+    if not row["identical"]:
+        fails.append(f"memplan's build computes different outputs: {row['differ_unflagged']}")
+    if sum(ours_mem.values()) > sum(default_mem.values()):
+        fails.append("memplan's arena is larger")
+    if not same_findings:
+        fails.append("the checker's findings (kind, node) differ between the builds")
+    if fails:
+        row["fail"] = "; ".join(fails)
+    return row
+
+
+def stage(mode, name, size, folder):
+    """One export (mode "default" or "memplan") of the quantized model into `folder`;
+    prints its arenas as JSON."""
+    import exportcpp_diff as E
+    from memplan.aidge import patch_export
+    folder = pathlib.Path(folder)
+    onnx_path = folder.parent / f"{folder.name}.onnx"
+    E.prepared_onnx(name, onnx_path)
+    x = np.random.default_rng(1).uniform(-1, 1, (1, 3, size, size)).astype(np.float32)
+    graph = quantized_graph(name, onnx_path, size)
+    if mode == "memplan":
+        with patch_export(strategy="best", check=False):
+            mem = export(graph, x, folder)
+    else:
+        mem = export(graph, x, folder)
+    print(json.dumps(mem))
+
+
+def main(argv):
+    if len(argv) > 1 and argv[1] == "--stage":
+        import aidge_core
+        aidge_core.Log.set_console_level(aidge_core.Level.Fatal)
+        stage(argv[2], argv[5], int(argv[4]), argv[6])
+        return 0
+    ap = argparse.ArgumentParser()
+    ap.add_argument("models", nargs="*",
+                    default=["small:clean", "squeezenet1_1", "resnet18", "mobilenet_v2"])
+    ap.add_argument("--size", type=int, default=32)
+    a = ap.parse_args(argv[1:])
+    import aidge_core
+    aidge_core.Log.set_console_level(aidge_core.Level.Error)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        for name in a.models:
+            try:
+                row = run_model(name, a.size, tmp)
+            except Exception as e:  # one model's crash is that model's failure
+                row = {"model": name, "fail": f"{type(e).__name__}: {e}"}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    print("\n| model | input | default `mem_0` (B) | memplan `mem_0` (B) | outputs (QEMU, M7) |"
+          " output SHA-256 | default build vs aidge_backend_cpu (int8 steps) | export checker |")
+    print("|---|---|---:|---:|---|---|---:|---|")
+    for r in rows:
+        if "default_mem" not in r:
+            print(f"| {r['model']} | | | | {r['fail'][:120]} | | | |")
+            continue
+        fnd = r["default_findings"]
+        print(f"| {r['model']} | {r['size']}×{r['size']} | {r['default_mem'].get('mem_0', 0):,} |"
+              f" {r['memplan_mem'].get('mem_0', 0):,} |"
+              f" {'bit-identical' if r['all_outputs_identical'] else ('identical but for ' + ', '.join(f'`{k}` (flagged)' for k in r['differ_flagged'])) if r['identical'] else 'DIFFERENT'} | `{r['output_sha256']}` |"
+              f" {r['default_vs_backend']} |"
+              f" {'clean' if not fnd else f'{len(fnd)} findings'} (memplan build: "
+              f"{'clean' if not r['memplan_findings'] else len(r['memplan_findings'])}) |")
+    failed = sum(1 for r in rows if "fail" in r)
+    print(f"{len(rows) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,96 @@
+"""Writes the small aidge-export-cpp 0.10.1 exports the export memory checker is
+tested on (tests/export_check.rs): for each model of models.py, the real export's
+dnn/src/forward.cpp and dnn/include/layers/*.h (all the checker reads; weights,
+kernels and the build files are left out), under tests/data/export/NAME/.
+
+- clean, se_hardswish, maxpool: exported as tests/parity/exportcpp_diff.py does
+  (ExportConfig(target="host", dformat="nchw"));
+- reducemean: with the default data format (a plain ExportConfig(target="host")),
+  the way the MnasNet defect shows;
+- clean_corrupt: `clean` with its plan corrupted by hand: the second conv's output
+  moved onto the first branch's (the Transpose of the first ReLU), which the
+  residual Add still reads.
+
+Outside CI (needs aidge-core, aidge-backend-cpu, aidge-onnx, aidge-export-cpp 0.10.1
+and onnx): python tests/data/export/make_exports.py
+"""
+
+import contextlib
+import io
+import pathlib
+import re
+import shutil
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import models  # noqa: E402
+
+DEFAULT_FORMAT = {"reducemean"}
+
+
+def export(name, out):
+    import aidge_core
+    import aidge_onnx
+    import aidge_export_cpp  # noqa: F401  (registers the kernels)
+    from aidge_core.export_utils.config import ExportConfig
+    m = models.MODELS[name]()
+    shape = [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim]
+    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        onnx.save(m, tmp / f"{name}.onnx")
+        with contextlib.redirect_stdout(io.StringIO()):
+            graph = aidge_onnx.load_onnx(str(tmp / f"{name}.onnx"))
+        kwargs = {} if name in DEFAULT_FORMAT else {"dformat": "nchw"}
+        config = ExportConfig(target="host", export_folder=str(tmp / name), compile=False,
+                              **kwargs)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.chdir(tmp):
+            aidge_core.export_utils.export(graph, config, input_tensors=[aidge_core.Tensor(x)],
+                                           nb_test=0)
+        copy_checked(tmp / name, out / name)
+
+
+def copy_checked(src, dst):
+    """The files the checker reads: forward.cpp and the layer headers."""
+    shutil.rmtree(dst, ignore_errors=True)
+    (dst / "dnn" / "src").mkdir(parents=True)
+    (dst / "dnn" / "include" / "layers").mkdir(parents=True)
+    shutil.copy(src / "dnn" / "src" / "forward.cpp", dst / "dnn" / "src" / "forward.cpp")
+    for h in sorted((src / "dnn" / "include" / "layers").glob("*.h")):
+        shutil.copy(h, dst / "dnn" / "include" / "layers" / h.name)
+
+
+def corrupt(out):
+    """clean_corrupt: the second conv writes over the skip branch (the Transpose of
+    the first ReLU's output) while the residual Add still has to read it."""
+    src, dst = out / "clean", out / "clean_corrupt"
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst)
+    layers = dst / "dnn" / "include" / "layers"
+    first = next(layers.glob("*_Transpose_1.h"))
+    second = next(layers.glob("*_PadConvAct_1.h"))
+    name = lambda h: h.stem.upper() + "_OUTPUT_0_MEM_OFFSET"  # noqa: E731
+    target = re.search(rf"#define {name(first)} (\d+)", first.read_text()).group(1)
+    text = second.read_text()
+    text, n = re.subn(rf"(#define {name(second)}) \d+", rf"\1 {target}", text)
+    assert n == 1, "the second conv's offset macro was not found"
+    second.write_text(text)
+
+
+def main():
+    import aidge_core
+    aidge_core.Log.set_console_level(aidge_core.Level.Error)
+    for name in models.MODELS:
+        export(name, HERE)
+        print(f"wrote {HERE / name}")
+    corrupt(HERE)
+    print(f"wrote {HERE / 'clean_corrupt'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+#ifndef _7_CONVACT_0_LAYER_H
+#define _7_CONVACT_0_LAYER_H
+
+#include "utils/cpp/rescaling_utils.hpp"
+#include "utils/cpp/typedefs.hpp"
+
+
+
+// INPUT CONF
+#define _6_TRANSPOSE_4_OUTPUT_0_IN_BATCH 1
+#define _6_TRANSPOSE_4_OUTPUT_0_NB_CHANNELS 16
+#define _6_TRANSPOSE_4_OUTPUT_0_IN_HEIGHT 1
+#define _6_TRANSPOSE_4_OUTPUT_0_IN_WIDTH 1
+
+// OUTPUT CONF
+#define _7_CONVACT_0_OUTPUT_0_NB_OUTPUTS 8
+#define _7_CONVACT_0_OUTPUT_0_OUT_HEIGHT 1
+#define _7_CONVACT_0_OUTPUT_0_OUT_WIDTH 1
+#define _7_CONVACT_0_OUTPUT_0_OUT_BATCH 1
+
+// MEMINFO CONF
+
+
+
+
+
+#define _7_CONVACT_0_OUTPUT_0_MEM_SIZE 32
+#define _7_CONVACT_0_OUTPUT_0_MEM_OFFSET 0
+#define _7_CONVACT_0_OUTPUT_0_MEM_STRIDE 32
+#define _7_CONVACT_0_OUTPUT_0_MEM_LENGTH 1
+#define _7_CONVACT_0_OUTPUT_0_MEM_CONT_OFFSET 0
+#define _7_CONVACT_0_OUTPUT_0_MEM_CONT_SIZE 0
+#define _7_CONVACT_0_OUTPUT_0_MEM_WRAP_OFFSET 0
+#define _7_CONVACT_0_OUTPUT_0_MEM_WRAP_SIZE 0
+
+
+#define _7_CONVACT_0_PADDING_Y 0
+#define _7_CONVACT_0_PADDING_X 0
+#define _7_CONVACT_0_STRIDE_Y 1
+#define _7_CONVACT_0_STRIDE_X 1
+#define _7_CONVACT_0_DILATION_Y 1
+#define _7_CONVACT_0_DILATION_X 1
+#define _7_CONVACT_0_KERNEL_HEIGHT 1
+#define _7_CONVACT_0_KERNEL_WIDTH 1
+#define _7_CONVACT_0_ACTIVATION export_cpp::ActivationFunction_T::Rectifier
+#define _7_CONVACT_0_OUTPUT_0_DEV_FMT export_cpp::DataFormat_T::NHWC
+
+static const export_cpp::NoScaling _7_CONVACT_0_RESCALING = {};
+#define _7_CONVACT_0_WEIGHTS_SIZE 128
+#define _7_CONVACT_0_BIASES_SIZE 8
+
+
+#endif /* _7_CONVACT_0_LAYER_H */
