@@ -39,7 +39,7 @@ async function open(page, files, more = 1) {
   await page.waitForFunction(() => !window.__memplan.planning.busy);
 }
 
-test('1. an XLA plan over many memories heads with XLA\'s total and its live-range peak, not one memory\'s', async () => {
+test('1. an XLA plan over many memories heads with XLA\'s total, then the most bytes live at once over all memories, not one memory\'s peak', async () => {
   for (const model of ['cnn', 'rnn']) {
     const page = await fresh();
     const stem = `xla/${model}.cpu_after_optimizations`;
