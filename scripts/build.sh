@@ -14,7 +14,11 @@ say() { printf '\033[1mmemplan build:\033[0m %s\n' "$*" >&2; }
 # and faster code than rustc alone. The features are the ones rustc's wasm32 target
 # emits (and every browser the page supports runs).
 wasm_opt=node_modules/.bin/wasm-opt
-[ -x "$wasm_opt" ] || { say "wasm-opt missing: run scripts/setup.sh build"; exit 1; }
+# A fresh clone has neither: set them up as `npm start` does (scripts/setup.sh build).
+if [ ! -x "$wasm_opt" ] || ! command -v wasm-bindgen >/dev/null; then
+  say "build tools missing: running scripts/setup.sh build first"
+  scripts/setup.sh build
+fi
 # module DIR [CARGO FEATURE ARGS...]: compiles the crate for wasm32, binds it into DIR.
 module() {
   local out="$1"

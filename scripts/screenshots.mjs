@@ -1,6 +1,7 @@
 // Writes docs/screenshots/: the page as an Aidge user sees it, on the small ViT of
 // tests/data/vit/ (exported plain and fused by the real aidge_core), at 1440×900 and
-// 400×800, light and dark, single plan and compare. Needs a built dist/
+// 400×800, light and dark, single plan and compare (plain against fused); and an XLA
+// plan over many memories (tests/data/xla: a buffer assignment with its live ranges). Needs a built dist/
 // (scripts/build.sh) and Debian's chromium; with .venv's Pillow (aidge's venv has it)
 // the PNGs are reduced to 128 colours, which keeps docs/ a few hundred KB.
 // Usage: node scripts/screenshots.mjs
@@ -12,6 +13,7 @@ import * as h from '../tests/e2e/harness.mjs';
 const out = path.join(h.root, 'docs/screenshots');
 fs.mkdirSync(out, { recursive: true });
 const vit = (which) => fs.readFileSync(path.join(h.root, 'tests/data/vit', which, 'memory_info.txt'));
+const xla = (which) => fs.readFileSync(path.join(h.root, 'tests/data/xla', `cnn.cpu_after_optimizations-${which}.txt`));
 
 const env = await h.start();
 try {
@@ -22,11 +24,22 @@ try {
     ['compare-dark-1440x900', { width: 1440, height: 900 }, 'dark', true],
     ['phone-400x800', { width: 400, height: 800 }, 'light', false],
     ['phone-compare-dark-400x800', { width: 400, height: 800 }, 'dark', true],
+    ['xla-1440x900', { width: 1440, height: 900 }, 'light', 'xla'],
+    ['xla-phone-400x800', { width: 400, height: 800 }, 'light', 'xla'],
   ]) {
     const page = await env.open('', viewport);
     await page.evaluate((t) => localStorage.setItem('memplan-theme', t), theme);
     await page.reload();
     await h.ready(page);
+    if (compare === 'xla') {
+      await h.drop(page, ['buffer-assignment', 'live-range'].map((w) => [`cnn.cpu_after_optimizations-${w}.txt`, xla(w)]));
+      await h.waitForFiles(page, 2);
+      await h.frame(page);
+      await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: viewport.width < 720 });
+      await page.close();
+      console.log(`${name}.png`);
+      continue;
+    }
     await h.drop(page, [['memory_info.txt', vit('plain')]]);
     await h.waitForFiles(page, 2);
     await h.drop(page, [['memory_info.txt', vit('fused')]]);
@@ -34,8 +47,6 @@ try {
     if (compare) {
       await page.click('#compare-open');
       await page.waitForSelector('#compare:not([hidden])');
-      await page.selectOption('#cmp-a', { index: 1 });
-      await page.selectOption('#cmp-b', { index: 2 });
       await page.locator('#cmp-rows tr').first().click();
     } else {
       await page.click('#names');

@@ -33,6 +33,10 @@ pub struct Step {
     pub clock: Option<Clock>,
 }
 
+/// The capacity of Aidge 0.10.1's default component (`memory_components_capacities=
+/// [1000000000]`), which its exports record whether or not a user asked for it.
+pub const AIDGE_DEFAULT_CAPACITY: Bytes = 1_000_000_000;
+
 /// A memory component (bank): Aidge 0.10.1's `generate_memory_multiple_mems` places
 /// spaces in the first component, by priority, whose capacity fits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

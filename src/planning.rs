@@ -19,7 +19,7 @@ mod configs;
 
 use crate::check;
 use crate::drivers::{self, DriverOptions};
-use crate::formats::{self, Document, Export};
+use crate::formats::{self, Document, Export, Format};
 use crate::model::{BufferList, Bytes, Plan};
 use crate::stats;
 use crate::strategies::{self, Budget, Strategy};
@@ -94,6 +94,26 @@ pub struct PlanReport {
     /// viewer draws it. Not in the plan, whose checker would then flag every space
     /// above it of a placement that does not fit.
     pub capacity: Option<String>,
+    /// What this re-plan could not change for want of what the file holds, and how to
+    /// get past it (an Aidge log holds a plan, not its graph), or None.
+    pub limits: Option<String>,
+}
+
+/// An Aidge log re-planned: its spaces move as blocks, what is inside them stays as
+/// Aidge laid it out (`wrapped`: wrap-around included).
+fn log_limits(wrapped: bool) -> String {
+    format!(
+        "An Aidge log holds the plan, not the graph: memplan moved its spaces as whole blocks, \
+         each with its planes and their lifetimes{}. Re-planning the schedule itself (where each \
+         output goes, in place or wrapped around) needs the schedule: write it from the Python \
+         that ran Aidge with `from memplan.aidge import exporter; exporter.export(scheduler, \
+         \"model.memplan.json\")` and open that file here.",
+        if wrapped {
+            " (wrap-around kept as Aidge laid it out)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// A document and, once computed, the plan it stands for.
@@ -230,6 +250,7 @@ impl Session {
                 (Cow::Borrowed(loaded), opts)
             }
         };
+        let wrapped = start.planes.iter().any(|p| p.is_wrapped());
         let plan = match (request.strategy, &doc.schedule) {
             (None, _) => start.into_owned(),
             (Some(s), Some(schedule)) => {
@@ -237,7 +258,12 @@ impl Session {
             }
             (Some(s), None) => strategies::replan(&start, s, &request.budget)?,
         };
-        let report = report(asked, &plan, &timer, capacity);
+        let mut report = report(asked, &plan, &timer, capacity);
+        if request.strategy.is_some() && doc.schedule.is_none() {
+            if let Format::AidgeLog(_) = doc.format {
+                report.limits = Some(log_limits(wrapped));
+            }
+        }
         Ok((plan, report))
     }
 }
@@ -254,6 +280,7 @@ fn report(asked: &str, plan: &Plan, timer: &Timer, capacity: Option<String>) -> 
         elapsed_ms: timer.elapsed_ms(),
         iterations: 0,
         capacity,
+        limits: None,
     }
 }
 
@@ -290,6 +317,7 @@ fn placed(list: &BufferList, placed: strategies::Placement, asked: &str) -> (Pla
         elapsed_ms: placed.elapsed_ms,
         iterations: placed.iterations,
         capacity: list.capacity.map(|c| c.to_string()),
+        limits: None,
     };
     (list.to_plan(&placed.offsets), report)
 }

@@ -154,12 +154,12 @@ fn labels_fit_their_planes_and_never_overlap() {
             "only {} labels at {w}x{h}",
             f.labels.len()
         );
-        for (i, (_, a)) in f.labels.iter().enumerate() {
-            for (_, b) in &f.labels[i + 1..] {
+        for (i, (_, a, _)) in f.labels.iter().enumerate() {
+            for (_, b, _) in &f.labels[i + 1..] {
                 assert!(!a.intersects(b), "labels overlap: {a:?} {b:?}");
             }
         }
-        for (plane, bx) in &f.labels {
+        for (plane, bx, _) in &f.labels {
             let inside = f.drawn.iter().any(|d| {
                 d.plane == *plane
                     && d.rect.x <= bx.x
@@ -168,16 +168,27 @@ fn labels_fit_their_planes_and_never_overlap() {
                     && bx.bottom() <= d.rect.bottom()
             });
             assert!(inside, "label of plane {plane} leaves its rectangle");
-            // The text drawn is the plane's name, or its tail after an ellipsis.
+            // The text drawn is the frame's label of the plane: its name, or a head of
+            // it (repeated tokens and a trailing operator type dropped first, then `…`).
             let name = chart.name(*plane);
+            let text = &f.labels.iter().find(|l| l.0 == *plane).unwrap().2;
             let shown = p
                 .texts()
                 .filter(|t| (t.1 - (bx.x + bx.w / 2.0)).abs() < 0.01)
-                .map(|t| t.0.to_owned())
-                .find(|t| {
-                    *t == name || (t.starts_with('…') && name.ends_with(t.trim_start_matches('…')))
-                });
-            assert!(shown.is_some(), "label of {name}");
+                .any(|t| t.0 == text);
+            assert!(shown, "label of {name} drawn as {text}");
+            let collapsed: Vec<&str> = name.split('_').collect();
+            let collapsed: Vec<&str> = collapsed
+                .iter()
+                .enumerate()
+                .filter(|(i, t)| *i == 0 || collapsed[i - 1] != **t)
+                .map(|(_, t)| *t)
+                .collect();
+            let head = text.trim_end_matches('…');
+            assert!(
+                *text == name || collapsed.join("_").starts_with(head),
+                "{text} is a head of {name}"
+            );
         }
     }
 }

@@ -44,6 +44,14 @@ export function installA11y(viewer, stage, anchor, onTheme) {
     onTheme(t);
   });
   const theme = () => drawn;
+  /** The theme chosen (`auto`, `light`, `dark`): what a link carries. */
+  const chosen = () => choice;
+  /** Shows `t` (`light` or `dark`, from a link) without making it this browser's choice. */
+  function useTheme(t) {
+    if (!themes.includes(t)) return;
+    choice = t;
+    follow.update();
+  }
   button.addEventListener('click', () => cycleTheme());
   function cycleTheme() {
     choice = themes[(themes.indexOf(choice) + 1) % themes.length];
@@ -95,5 +103,5 @@ export function installA11y(viewer, stage, anchor, onTheme) {
     announce(info ? `${info.name}: ${info.size} at ${info.address}, live from clock ${info.allocated} to ${info.last_live}` : 'Selection cleared');
   }
 
-  return { announce, describe, selected, theme, cycleTheme };
+  return { announce, describe, selected, theme, chosen, useTheme, cycleTheme };
 }

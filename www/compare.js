@@ -68,12 +68,17 @@ export function setupCompare({ viewer, theme, onClose }) {
     return kept;
   }
 
-  /** Default pair: the shown plan (B) against the file it was planned from, else the file before it. */
+  /**
+   * Default pair: the shown plan (B) against the file it was planned from, else the
+   * first file the user opened (not a planned copy, not the sample: opening a model
+   * then its fused version compares them in that order), else the file before it.
+   */
   function defaults() {
     const ids = Array.from(viewer.files());
     const b = viewer.current() ?? ids[ids.length - 1];
     const at = ids.indexOf(b);
-    const a = viewer.parent(b) ?? ids[at > 0 ? at - 1 : Math.min(1, ids.length - 1)];
+    const first = ids.find((id) => id !== b && viewer.parent(id) == null && !viewer.file_name(id).startsWith('sample: '));
+    const a = viewer.parent(b) ?? first ?? ids[at > 0 ? at - 1 : Math.min(1, ids.length - 1)];
     $('cmp-a').value = String(a);
     $('cmp-b').value = String(b);
   }

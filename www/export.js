@@ -95,7 +95,10 @@ export function installExport(viewer, anchor, stage, onError) {
       })),
     row(
       ...TEXT.map(([format, label, ext, type]) => button(`export-${format}`, label, async () => {
-        download(`${viewer.file_stem()}${ext}`, new Blob([await exportText(viewer, format)], { type }));
+        // An Aidge log of `memory_info.txt` is `memory_info.txt` again, not `memory_info.memory_info.txt`.
+        const stem = viewer.file_stem();
+        const name = ext === '.memory_info.txt' && /(^|[._-])memory_info$/.test(stem) ? `${stem}.txt` : `${stem}${ext}`;
+        download(name, new Blob([await exportText(viewer, format)], { type }));
       }))),
   );
   // A .tflite's plan goes back into the model (tflite.js); the arena size to set is said

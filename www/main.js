@@ -4,7 +4,7 @@
 // crate's, pkg/, loads when a file, a strategy or a text export needs it), and so is
 // the list of opened files: menus carry the Viewer's file ids. Text from dumps reaches
 // the DOM only through textContent, never innerHTML.
-import init, { Viewer, companion_of } from './pkg-lite/memplan.js';
+import init, { Viewer, companion_of, not_a_plan as notAPlan } from './pkg-lite/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
 import { exportText } from './memplan-view.js';
@@ -32,7 +32,8 @@ const redraw = frameLoop(() => {
 });
 
 // Link fragment, the compare view, keyboard/screen-reader helpers, theme and the Export menu.
-const share = fragmentSync(viewer);
+// A link carries the theme the user chose (not `auto`, which follows the receiver's system).
+const share = fragmentSync(viewer, () => ({ theme: a11y.chosen() === 'auto' ? null : a11y.chosen() }));
 const compare = setupCompare({ viewer, theme: () => a11y.theme(), onClose: fitCanvas });
 const a11y = installA11y(viewer, stage, $('fit'), (theme) => {
   compare.setTheme(theme);
@@ -129,7 +130,10 @@ function refreshPanel() {
   }));
   const cur = viewer.current();
   if (cur != null) sel.value = String(cur);
-  for (const id of ['rename', 'close-file']) $(id).disabled = cur == null;
+  // With nothing open, nothing to rename, close, re-plan, compare or link to; the
+  // empty chart says how to open a plan.
+  for (const id of ['rename', 'close-file', 'replan', 'compare-open', 'copy-link']) $(id).disabled = cur == null;
+  $('empty').hidden = cur != null;
   exporter.setEnabled(cur != null);
   const s = viewer.summary();
   $('title').textContent = cur == null ? 'No plan' : viewer.file_name(cur);
@@ -146,15 +150,29 @@ function refreshPanel() {
     a11y.describe();
     return;
   }
-  const rows = [
-    ['Peak', s.peak],
+  // Several memories (XLA, ExecuTorch, IREE): the headline is what they need together,
+  // the sum of their peaks (the frameworks' own total), then the most bytes live at
+  // once over all of them; each memory's figures follow. One memory: its peak.
+  const m = s.memories;
+  const rows = m ? [
+    ['Total', `${m.total} in ${count(m.count)} memories (sum of their peaks)`, 'peak'],
+    ['Most live at once', m.live_peak_clock == null ? m.live_peak
+      : `${m.live_peak} at clock ${m.live_peak_clock}, all memories, each value live from its first to its last clock`, 'live-peak'],
+    ['Lower bound', `${m.lower_bound} (sum of the memories')`],
+    ['Efficiency', m.efficiency],
+  ] : [
+    ['Peak', s.peak, 'peak'],
     ['Lower bound', s.lower_bound],
     ['Efficiency', s.efficiency],
+  ];
+  rows.push(
     ['Planes', count(s.planes)],
     ['Spaces', count(s.spaces)],
-    // Producers (weights, inputs) are steps without a clock of their own.
-    ['Steps', s.clocks === s.steps ? count(s.steps) : `${count(s.steps)} (${count(s.clocks)} clocks)`],
-  ];
+    // Producers (weights, inputs) are steps without a clock of their own: a JSON export
+    // lists them, a log does not; the steps counted are the scheduled ones in both.
+    ['Steps', count(s.steps - s.producers)],
+  );
+  if (s.producers) rows.push(['Producers', `${count(s.producers)} (weights, inputs: no clock of their own)`]);
   for (const lane of s.lanes) {
     if (s.lanes.length > 1) rows.push([`Peak of ${lane.name}`, lane.peak]);
     if (lane.capacity != null) {
@@ -164,7 +182,7 @@ function refreshPanel() {
   }
   // Two different clocks: where the arena's top is reached (what it must hold), and
   // where the most bytes are live (the lower bound); a hole can put the first later.
-  const peakLane = s.lanes.find((l) => l.peak_bytes === s.peak_bytes) ?? s.lanes[0];
+  const peakLane = m ? null : s.lanes[0];
   if (peakLane && peakLane.peak_clocks.length) {
     rows.push(['Peak reached at clock', clockList(peakLane.peak_clocks, peakLane.peak_clocks_more), 'peak-clock']);
   }
@@ -173,14 +191,13 @@ function refreshPanel() {
   }
   for (const [k, v, tag] of rows) {
     const dd = el('dd', v);
-    if (k === 'Peak') dd.id = 'peak';
     if (tag === 'good' || tag === 'bad') dd.className = tag;
     else if (tag) dd.id = tag;
     stats.append(el('dt', k), dd);
   }
-  const at = peakLane?.peak_clocks[0] ?? peakLane?.busiest_clock;
-  $('live-title').textContent = at == null ? 'Live at the peak' : `Live at clock ${at} (the peak)`;
-  for (const row of peakLane ? peakLane.live_at_peak : []) {
+  const at = m ? m.live_peak_clock : peakLane?.peak_clocks[0] ?? peakLane?.busiest_clock;
+  $('live-title').textContent = at == null ? 'Live at the peak' : `Live at clock ${at} (the peak${m ? ', all memories' : ''})`;
+  for (const row of m ? m.live_at_peak : peakLane ? peakLane.live_at_peak : []) {
     const text = `${row.name} — ${row.size}` + (row.sets_peak ? ' · sets the peak' : '');
     live.append(planeItem(text, row.plane, row.sets_peak ? 'top' : undefined));
   }
@@ -228,20 +245,50 @@ async function openFiles(files) {
       paired.add(other);
     }
   }
-  const single = items.filter((item) => !paired.has(item));
+  // A dump folder brings files that hold no plan (XLA's memory-usage report, IREE's
+  // transients, ExecuTorch's program summary): they are noted as what they are, not
+  // read as plans (a .txt would fail in the words of Aidge's log reader).
+  const skipped = [];
+  const single = [];
+  for (const item of items.filter((i) => !paired.has(i))) {
+    const what = item.source.size <= SIBLING_MAX
+      ? notAPlan(item.name, new Uint8Array(await item.source.arrayBuffer())) : null;
+    if (what) skipped.push(`${item.name}: ${what}`); else single.push(item);
+  }
   const ids = single.length ? await planning.open(single) : [];
+  if (skipped.length && ids.length) {
+    notify(`Also dropped, not plans (left aside): ${skipped.join('; ')}.`);
+  } else if (skipped.length && !single.length) {
+    errors.push(...skipped.map((s) => `${s}: not a plan, so nothing to show.`));
+  }
   if (errors.length) showError(errors.join('\n'));
+  // Nothing of the drop opened: the plan still drawn under the error must not pass
+  // for the file that failed; the error says which plan it is.
+  const cur = viewer.current();
+  if (!ids.length && cur != null && !$('error').hidden) {
+    const what = sampleIds.includes(cur) ? 'the sample' : 'the plan';
+    $('error').append(`\nThe chart still shows ${what} “${viewer.file_name(cur)}”, not this file.`);
+  }
+  if (ids.length && pendingLink) applyLink(ids);
   return ids;
 }
+
+/** Files larger than this are not checked for being a dump's non-plan sibling. */
+const SIBLING_MAX = 4 << 20;
+
+/** The sample's name in the menus: it says it is a sample. */
+const SAMPLE = 'sample: ';
+let sampleIds = [];
 
 async function openSample() {
   try {
     const names = await (await fetch('sample/manifest.json')).json();
     const items = [];
     for (const name of names) {
-      items.push({ name, source: await (await fetch('sample/' + encodeURIComponent(name))).blob() });
+      items.push({ name: SAMPLE + name, source: await (await fetch('sample/' + encodeURIComponent(name))).blob() });
     }
-    await planning.open(items);
+    sampleIds = await planning.open(items);
+    notify('This is a sample (ResNet-18 as Aidge 0.10.1 plans it): open or drop your own plan to see it instead.');
   } catch (e) {
     showError(`sample: ${e}`);
   }
@@ -308,7 +355,8 @@ $('copy-link').addEventListener('click', async () => {
   const kb = (link.length / 1024).toFixed(1);
   notify(/[#&](data|src)=/.test(location.hash)
     ? `Link copied (${kb} KB): it opens this plan at this view.`
-    : `Link copied (${kb} KB): this plan is too large to travel in a link, so it holds the view only.`);
+    : `Link copied (${kb} KB): this plan is too large to travel in a link, so it holds the view only; `
+      + `whoever opens it is asked to open “${viewer.file_name(viewer.current())}” and then sees this view.`);
 });
 
 // Rename: the shown file's name becomes an input; Enter renames, Escape cancels.
@@ -404,10 +452,17 @@ bindGestures(canvas, {
 // chartKey: arrows move the pinned plane, Shift+arrows pan, Enter, P peak, Escape
 // unpins, 0 fits, +/- zoom).
 window.addEventListener('keydown', (e) => {
+  // Escape closes the compare view wherever the focus is in it.
+  if (e.key === 'Escape' && compare.open) {
+    compare.show(false);
+    stage.focus();
+    e.preventDefault();
+    return;
+  }
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  // Enter and Space on a focused button press it.
-  if (e.target instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' ')) return;
+  // Enter and Space on a focused button, link or menu (Export…'s summary) press it.
+  if ((e.key === 'Enter' || e.key === ' ') && e.target instanceof Element && e.target.closest('button, summary, a')) return;
   switch (e.key) {
     case 'n': case 'N': setNames(!viewer.names()); break;
     case 'h': case 'H': setHex($('hex').getAttribute('aria-pressed') !== 'true'); break;
@@ -422,6 +477,28 @@ window.addEventListener('keydown', (e) => {
   e.preventDefault();
   redraw();
 });
+
+/** A link's view, selection: applied to the file just opened. */
+function applyView(f) {
+  if (f.view) viewer.set_view(...f.view);
+  if (f.sel != null) {
+    showPinned(viewer.plane_info(f.sel));
+    viewer.select_plane(f.sel);
+    if (f.view) viewer.set_view(...f.view);
+  }
+}
+
+/** A link without its plan (`plan=NAME`), waiting for the user to open NAME. */
+let pendingLink = null;
+function applyLink(ids) {
+  const id = ids.find((i) => viewer.file_name(i) === pendingLink.plan);
+  if (id == null) return;
+  viewer.select_file(id);
+  filesChanged();
+  applyView(pendingLink);
+  pendingLink = null;
+  redraw();
+}
 
 // Test hook: what the last frame drew and the stats, for the end-to-end tests. Files
 // are found by the name shown (tests name what a user sees).
@@ -448,18 +525,21 @@ try {
 } catch (e) {
   showError(`link: ${e.message ?? e}`);
 }
+if (fragment.theme) a11y.useTheme(fragment.theme);
+if (fragment.names != null) setNames(fragment.names);
+if (fragment.hex) setHex(true);
 if (linked) {
   const [id] = await openFiles([new File([linked[1]], linked[0])]);
   if (fragment.src && id != null) viewer.set_link(id, fragment.src);
-  if (fragment.names != null) setNames(fragment.names);
-  if (fragment.hex) setHex(true);
-  if (fragment.view) viewer.set_view(...fragment.view);
-  if (fragment.sel != null) {
-    showPinned(viewer.plane_info(fragment.sel));
-    viewer.select_plane(fragment.sel);
-    if (fragment.view) viewer.set_view(...fragment.view);
-  }
+  if (id != null) applyView(fragment);
   redraw();
+} else if (fragment.plan) {
+  // A view of a plan too large to travel in a link: no plan is shown in its place (the
+  // sample would pass for it); the view applies once the user opens the file.
+  pendingLink = fragment;
+  filesChanged();
+  showError(`This link is a view of “${fragment.plan}”, a plan too large to travel inside a link, `
+    + 'so it does not hold the plan: open that file (Open files… or drop it here) and the view applies to it.');
 } else {
   await openSample();
 }

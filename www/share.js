@@ -2,6 +2,8 @@
 //   src=URL        where the plan is (relative to the page), or
 //   data=…&name=…  the plan itself: memplan JSON, deflate-raw compressed, base64url
 //   view=t0,t1,a0,a1  visible clocks and addresses (fractions of the lane extent)
+//   plan=NAME      instead of both, for a plan too large to travel: the file the view is of
+//                  (the receiver is asked to open it; the view applies when they do)
 //   sel=N          the pinned plane's index      names=1|0   hex=1|0   theme=light|dark
 // The main page and embed.html both read it at start and rewrite it (replaceState,
 // no history spam) as the view changes, so copying the address bar shares the view.
@@ -38,7 +40,7 @@ export async function unpack(data) {
   return pipe(fromBase64Url(data), new DecompressionStream('deflate-raw'));
 }
 
-/** The fragment as an object: { src, data, name, view: [4] | null, sel, names, hex, theme }. */
+/** The fragment as an object: { src, data, name, plan, view: [4] | null, sel, names, hex, theme }. */
 export function readFragment(hash = location.hash) {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   const flag = (k) => (p.has(k) ? !['0', 'off', 'false'].includes(p.get(k)) : null);
@@ -47,6 +49,7 @@ export function readFragment(hash = location.hash) {
     src: p.get('src'),
     data: p.get('data'),
     name: p.get('name'),
+    plan: p.get('plan'),
     view: parseView(p.get('view')),
     sel: sel !== null && /^\d+$/.test(sel) ? Number(sel) : null,
     names: flag('names'),
@@ -62,6 +65,8 @@ export function writeFragment(f) {
   if (f.data) {
     p.set('data', f.data);
     if (f.name) p.set('name', f.name);
+  } else if (f.plan) {
+    p.set('plan', f.plan);
   }
   if (f.view) p.set('view', formatView(f.view));
   if (f.sel != null) p.set('sel', String(f.sel));
@@ -97,7 +102,8 @@ export function fragmentSync(viewer, extra = () => ({})) {
     timer = null;
     const cur = viewer.current();
     if (cur == null) return;
-    const f = { view: Array.from(viewer.view()), sel: viewer.selected() ?? null, names: viewer.names(), ...extra() };
+    const f = { view: Array.from(viewer.view()), sel: viewer.selected() ?? null, names: viewer.names(),
+      hex: viewer.hex(), ...extra() };
     const src = viewer.link(cur);
     if (src) {
       f.src = src;
@@ -111,6 +117,8 @@ export function fragmentSync(viewer, extra = () => ({})) {
       if (packed.data) {
         f.data = packed.data;
         f.name = viewer.file_name(cur);
+      } else {
+        f.plan = viewer.file_name(cur);
       }
     }
     const hash = writeFragment(f);

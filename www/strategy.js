@@ -6,6 +6,7 @@
 // original stays and both can be compared), and holds each file's report. Text from
 // dumps reaches the DOM only through textContent.
 import { PlanWorker, Cancelled } from './planner.js';
+import { strategy_names as strategyNames } from './pkg-lite/memplan.js';
 import { el } from './memplan-ui.js';
 
 const $ = (id) => document.getElementById(id);
@@ -32,8 +33,22 @@ async function showPlan(viewer, job, r) {
   return viewer.finish_plan(opening);
 }
 
+/**
+ * Fills the strategy menu from the Rust list (`strategy_names`: as loaded, then every
+ * strategy `memplan plan --strategy` takes), `best` chosen.
+ */
+function fillStrategies(select) {
+  select.replaceChildren(...strategyNames().map((name) => {
+    const o = el('option', name === 'aidge' ? 'as loaded' : name.replaceAll('-', ' '));
+    o.value = name;
+    return o;
+  }));
+  select.value = 'best';
+}
+
 export function setupPlanning({ viewer, refresh, redraw, showError, clearError, notify }) {
   const worker = new PlanWorker();
+  fillStrategies($('strategy'));
   /**
    * The last plan shown, for the benchmark and tests: when it was asked for and when
    * the worker answered (performance.now()), the worker's planning time, the main
@@ -98,11 +113,17 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     const who = r.strategy !== 'aidge' ? r.strategy
       : r.strategy_used !== 'aidge' ? `No offsets in the file: placed by memplan (${r.strategy_used})` : 'As loaded';
     const won = r.strategy !== 'aidge' && r.strategy_used !== r.strategy ? ` (won by ${r.strategy_used})` : '';
-    box.append(`${who}${won}: peak ${digits(r.peak)} B, lower bound ${digits(r.lower_bound)} B`);
-    if (r.proven_optimal) {
-      box.append(el('strong', ' — proven optimal'));
+    // Several memories: the report's peak is the largest memory's alone; say the total.
+    const m = viewer.summary()?.memories;
+    if (m) {
+      box.append(`${who}${won}: ${digits(m.total_bytes)} B in ${m.count} memories (sum of their peaks)`);
+      if (r.proven_optimal) box.append(el('strong', ' — each memory at its lower bound'));
+    } else {
+      box.append(`${who}${won}: peak ${digits(r.peak)} B, lower bound ${digits(r.lower_bound)} B`);
+      if (r.proven_optimal) box.append(el('strong', ' — proven optimal'));
     }
     box.append(` · ${r.elapsed_ms} ms`);
+    if (r.limits) box.append(el('span', ` ${r.limits}`, 'limits'));
     box.dataset.proven = String(r.proven_optimal);
     // The menu is the next re-plan's choice: it is left as the user set it, so that
     // Re-plan right after an open does something.

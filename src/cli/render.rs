@@ -7,7 +7,7 @@ use super::args::RenderArgs;
 use super::OK;
 use crate::scene::svg::to_svg;
 use crate::scene::theme::Theme;
-use crate::scene::{Chart, Options, View};
+use crate::scene::{info, Chart, Options, View};
 use crate::{Error, Result};
 use std::path::Path;
 
@@ -73,7 +73,16 @@ pub fn render(a: RenderArgs) -> Result<u8> {
     let doc = super::commands::read(&a.file, &a.dims)?;
     let plan = super::commands::resolve(&a.file, &doc)?;
     let chart = Chart::new(plan);
-    let mut view = View::fit(&chart, w, h, 1.0);
+    // Titled like the page's exports: the same picture for the same view.
+    let mut view = View {
+        title_band: info::TITLE_BAND,
+        ..View::fit(&chart, w, h, 1.0)
+    };
+    let name = a.file.file_name().map_or_else(
+        || a.file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let title = info::picture_title(&name, &chart);
     if let Some(text) = &a.view {
         let [t0, t1, y0, y1] = parse_view(text).ok_or_else(|| {
             Error::whole(format!(
@@ -95,6 +104,7 @@ pub fn render(a: RenderArgs) -> Result<u8> {
         hex: a.hex,
         exact_limit: Some(usize::MAX),
         theme,
+        title: Some(title),
         ..Options::default()
     };
     let (svg, _) = to_svg(&chart, &view, &opts);

@@ -62,7 +62,7 @@ impl Default for DriverOptions {
 }
 
 /// Aidge 0.10.1's default component: `memory_components_capacities=[1000000000]`.
-pub const DEFAULT_CAPACITY: u64 = 1_000_000_000;
+pub const DEFAULT_CAPACITY: u64 = crate::model::AIDGE_DEFAULT_CAPACITY;
 
 /// Plans `schedule` the way Aidge 0.10.1's chosen driver does.
 pub fn generate(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {

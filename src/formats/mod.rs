@@ -19,6 +19,7 @@ pub mod memplan_json;
 #[cfg(feature = "onnx")]
 pub mod onnx;
 pub mod placed;
+pub mod siblings;
 pub mod tflite;
 pub mod tflm;
 pub mod wire;

@@ -6,7 +6,7 @@
 
 use super::palette;
 use crate::check::{self, Report};
-use crate::model::{Bytes, Clock, Plan};
+use crate::model::{Bytes, Clock, Plan, Step, AIDGE_DEFAULT_CAPACITY};
 use crate::stats::{self, Stats};
 use std::borrow::Cow;
 
@@ -84,6 +84,9 @@ pub struct Chart {
     pub last_live: Vec<Clock>,
     /// Level of detail: parts by clock, so a frame or a hover visits what is in view.
     pub lod_index: PartIndex,
+    /// Per plane, the palette key of its fill, when not its node: the compare view
+    /// gives B's planes the node of their pair in A, so a buffer has one colour in both.
+    pub colors: Option<Vec<usize>>,
 }
 
 impl Chart {
@@ -154,6 +157,7 @@ impl Chart {
             producer,
             last_live,
             lod_index,
+            colors: None,
         }
     }
 
@@ -161,7 +165,8 @@ impl Chart {
     /// index after `#` when not 0. Made when asked for, as a million planes would be
     /// a million strings up front. Never empty: Aidge logs can hold nodes without a
     /// name (fused graphs), and a blank in a list or a tooltip reads as a bug, so
-    /// those are called `unnamed · step N · output K`.
+    /// those are called `unnamed · step N · output K`, N being the step's clock (see
+    /// [`Chart::step_name`]).
     pub fn name(&self, i: usize) -> Cow<'_, str> {
         let Some(p) = self.plan.planes.get(i) else {
             return Cow::Borrowed("?");
@@ -171,7 +176,7 @@ impl Chart {
         }
         match self.plan.steps.get(p.node).map(|s| s.name.as_str()) {
             Some(node) if node.trim().is_empty() => {
-                Cow::Owned(format!("unnamed · step {} · output {}", p.node, p.index))
+                Cow::Owned(format!("{} · output {}", self.step_name(p.node), p.index))
             }
             node => {
                 let node = node.unwrap_or("?");
@@ -190,11 +195,24 @@ impl Chart {
         self.lanes.len() > 1 || self.lanes.first().is_some_and(|l| l.name != "mem")
     }
 
-    /// Display name of step `step`: its name, or `unnamed · step N` (see [`Chart::name`]).
+    /// The palette key of plane `i`'s fill: its node, or [`Chart::colors`]'s.
+    pub fn color_key(&self, i: usize) -> usize {
+        match self.colors.as_ref().and_then(|c| c.get(i)) {
+            Some(&k) => k,
+            None => self.plan.planes.get(i).map_or(0, |p| p.node),
+        }
+    }
+
+    /// Display name of step `step`: its name, or `unnamed · step N` with N its clock
+    /// (the scheduling step on the chart's axis), not its index in the plan: the same
+    /// model's log (no producers) and JSON export (producers first, without a clock)
+    /// number their steps differently but run them at the same clocks, so one node
+    /// has one label in both. A step without a clock is `unnamed · producer K`.
     pub fn step_name(&self, step: usize) -> Cow<'_, str> {
         match self.plan.steps.get(step) {
             Some(s) if !s.name.trim().is_empty() => Cow::Borrowed(&s.name),
-            _ => Cow::Owned(format!("unnamed · step {step}")),
+            Some(Step { clock: Some(t), .. }) => Cow::Owned(format!("unnamed · step {t}")),
+            _ => Cow::Owned(format!("unnamed · producer {step}")),
         }
     }
 
@@ -256,10 +274,19 @@ fn lanes(plan: &Plan, stats: &Stats) -> (Vec<Lane>, Vec<usize>) {
             extent: 1,
             live,
             max_live,
-            capacity: plan.components.get(c).and_then(|x| x.capacity),
+            capacity: stated_capacity(plan, c),
         });
     }
     (lanes, lane_of)
+}
+
+/// The capacity of component `c` as a limit someone set: a lone component at Aidge's
+/// default ([`AIDGE_DEFAULT_CAPACITY`]) is what every Aidge export and every schedule
+/// planned as Aidge does records, not a constraint, so it is neither drawn nor judged
+/// (a green "fits" under a limit nobody set reads as a check that passed).
+fn stated_capacity(plan: &Plan, c: usize) -> Option<Bytes> {
+    let cap = plan.components.get(c)?.capacity?;
+    (plan.components.len() > 1 || cap != AIDGE_DEFAULT_CAPACITY).then_some(cap)
 }
 
 /// The parts of every plane in plan order: the contiguous one, and the wrapped one

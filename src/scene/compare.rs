@@ -1,8 +1,12 @@
 //! Two plans side by side: of the same problem (Aidge's plan and a re-plan) or two
 //! dumps (a model before and after fusion). Buffers are matched by display name (the
 //! node and output for Aidge plans, the id for buffer lists); the k-th plane of a
-//! name in one plan pairs with the k-th of that name in the other. The two charts
-//! are given the same time and address scale, so one view shows both alike.
+//! name in one plan pairs with the k-th of that name in the other. What names leave
+//! unpaired then pairs by place: a plane of B at the same address with the same size
+//! as one of A, the first in plan order (`fuse_to_metaops` leaves the meta-ops it
+//! makes without a name in Aidge's log, `unnamed · step N`, where the unfused graph
+//! had the node whose output they write: `conv1` and `unnamed · step 0`). The two
+//! charts are given the same time and address scale, so one view shows both alike.
 
 use super::axis::{bytes_long, group_digits};
 use super::chart::Chart;
@@ -41,8 +45,10 @@ pub struct Comparison {
     pub peak_delta: String,
     pub lower_bound_a: String,
     pub lower_bound_b: String,
-    /// Buffers found in both plans.
+    /// Buffers found in both plans (by name, then by place).
     pub matched: usize,
+    /// Of these, paired by place (same address and size) rather than by name.
+    pub matched_by_place: usize,
     /// Matched buffers at the same address with the same size.
     pub unchanged: usize,
     pub only_a: usize,
@@ -54,6 +60,10 @@ pub struct Comparison {
     /// compare view marks them on the charts.
     #[serde(skip)]
     pub changed: [Vec<usize>; 2],
+    /// Every pair `(plane of A, plane of B)`, changed or not: B's planes take their
+    /// pair's colour.
+    #[serde(skip)]
+    pub pairs: Vec<(usize, usize)>,
 }
 
 /// The minus sign (U+2212) of every signed number shown, so `−1,972,224 B` and
@@ -115,21 +125,55 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
     let mut rows: Vec<(u128, Row)> = Vec::new();
     let mut matched = 0;
     let mut unchanged = 0;
-    let mut only_a = 0;
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
     let side = |c: &Chart, i: usize| {
         let p = &c.plan.planes[i];
         (p.cont_offset, p.size)
     };
+    // Names pair in order: the last pushed (reversed) is the first occurrence.
+    let mut left_a: Vec<usize> = Vec::new();
     for i in 0..a.plan.planes.len() {
+        match by_name.get_mut(a.name(i).as_ref()).and_then(Vec::pop) {
+            Some(j) => pairs.push((i, j)),
+            None => left_a.push(i),
+        }
+    }
+    let mut left_b: Vec<usize> = by_name.into_values().flatten().collect();
+    left_b.sort_unstable();
+    // Then by place: each unpaired plane of B with the first unpaired plane of A at
+    // its address and of its size.
+    let mut by_place: HashMap<(Bytes, Bytes), Vec<usize>> = HashMap::new();
+    for &i in left_a.iter().rev() {
+        by_place.entry(side(a, i)).or_default().push(i);
+    }
+    let before = pairs.len();
+    let mut rest: Vec<usize> = Vec::new();
+    for j in left_b {
+        match by_place.get_mut(&side(b, j)).and_then(Vec::pop) {
+            Some(i) => pairs.push((i, j)),
+            None => rest.push(j),
+        }
+    }
+    let matched_by_place = pairs.len() - before;
+    let mut paired_a = vec![false; a.plan.planes.len()];
+    for &(i, _) in &pairs {
+        paired_a[i] = true;
+    }
+    let mut only_a = 0;
+    for i in left_a.into_iter().filter(|&i| !paired_a[i]) {
+        only_a += 1;
+        let r = row(
+            a.name(i).into_owned(),
+            Some((i, side(a, i))),
+            None,
+            "only in A",
+        );
+        rows.push((u128::from(side(a, i).1), r));
+    }
+    pairs.sort_unstable();
+    for &(i, j) in &pairs {
         let name = a.name(i);
         let (addr_a, size_a) = side(a, i);
-        // Names pair in order: the last pushed (reversed) is the first occurrence.
-        let Some(j) = by_name.get_mut(name.as_ref()).and_then(Vec::pop) else {
-            only_a += 1;
-            let r = row(name.into_owned(), Some((i, side(a, i))), None, "only in A");
-            rows.push((u128::from(size_a), r));
-            continue;
-        };
         matched += 1;
         let (addr_b, size_b) = side(b, j);
         let delta = i128::from(addr_b) - i128::from(addr_a);
@@ -151,8 +195,6 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         rows.push((delta.unsigned_abs(), r));
     }
     let mut only_b = 0;
-    let mut rest: Vec<usize> = by_name.into_values().flatten().collect();
-    rest.sort_unstable();
     for j in rest {
         only_b += 1;
         let (_, size_b) = side(b, j);
@@ -184,12 +226,14 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         lower_bound_a: bytes_long(a.stats.lower_bound),
         lower_bound_b: bytes_long(b.stats.lower_bound),
         matched,
+        matched_by_place,
         unchanged,
         only_a,
         only_b,
         rows: rows.into_iter().map(|r| r.1).collect(),
         rows_omitted,
         changed,
+        pairs,
     }
 }
 
@@ -223,6 +267,25 @@ mod tests {
         };
         let offsets: Vec<u64> = bufs.iter().map(|b| b.4).collect();
         Chart::new(list.to_plan(&offsets))
+    }
+
+    #[test]
+    fn what_names_leave_unpaired_pairs_by_address_and_size() {
+        // B is A fused: `conv` became an unnamed meta-op at the same place; `relu`
+        // became another at a new address (no pair: only in A, only in B).
+        let a = chart(&[
+            ("conv", 0, 1, 8, 0),
+            ("relu", 1, 2, 8, 8),
+            ("fc", 2, 3, 4, 0),
+        ]);
+        let b = chart(&[("", 0, 1, 8, 0), ("", 1, 2, 8, 16), ("fc", 2, 3, 4, 0)]);
+        let c = compare(&a, &b, 10);
+        assert_eq!(
+            (c.matched, c.matched_by_place, c.only_a, c.only_b),
+            (2, 1, 1, 1)
+        );
+        assert_eq!(c.pairs, vec![(0, 0), (2, 2)]);
+        assert_eq!(c.changed, [vec![1], vec![1]]);
     }
 
     #[test]

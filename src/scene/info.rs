@@ -4,6 +4,7 @@
 
 use super::axis::{bytes_long, group_digits};
 use super::chart::Chart;
+use crate::model::Bytes;
 use crate::stats;
 use serde::Serialize;
 
@@ -89,7 +90,7 @@ pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
             )
         }),
         findings,
-        color: super::palette::node(p.node).css(),
+        color: super::palette::node(chart.color_key(plane)).css(),
     })
 }
 
@@ -186,6 +187,21 @@ fn lane_summary(chart: &Chart, lane: usize) -> LaneSummary {
     }
 }
 
+/// CSS pixels above an exported picture's lanes for its [`picture_title`].
+pub const TITLE_BAND: f64 = 24.0;
+
+/// The title an exported picture (the page's SVG and PNG, `memplan render`) carries:
+/// the file and its peak, or its total over several memories.
+pub fn picture_title(name: &str, chart: &Chart) -> String {
+    let comps = &chart.stats.components;
+    if comps.len() > 1 {
+        let total = comps.iter().map(|c| c.peak).fold(0, Bytes::saturating_add);
+        format!("{name} — {} in {} memories", bytes_long(total), comps.len())
+    } else {
+        format!("{name} — peak {}", bytes_long(chart.stats.peak))
+    }
+}
+
 /// What the stats panel shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
@@ -198,10 +214,118 @@ pub struct Summary {
     pub planes: usize,
     pub spaces: usize,
     pub steps: usize,
+    /// Steps without a clock of their own (producers: weights, inputs).
+    pub producers: usize,
     pub clocks: u64,
     pub lanes: Vec<LaneSummary>,
+    /// With several memories (XLA's allocations, ExecuTorch's `mem_id`s, IREE's
+    /// packs): what they need together, the frameworks' own figures. None with one.
+    pub memories: Option<Memories>,
     pub findings: Vec<Finding>,
     pub findings_omitted: usize,
+}
+
+/// The figures of a plan over several memories. `peak` above is only the largest
+/// memory's; a framework reports the sum of its arenas (XLA's `Total bytes`,
+/// ExecuTorch's and IREE's arena sizes) and, in XLA's live-range dump, the most
+/// bytes live at once over all of them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Memories {
+    pub count: usize,
+    /// Sum of the memories' peaks (what a framework allocates), digits and text.
+    pub total_bytes: String,
+    pub total: String,
+    /// Sum of the memories' lower bounds: no placement memory by memory needs less.
+    pub lower_bound: String,
+    /// `lower_bound / total`.
+    pub efficiency: String,
+    /// Most bytes live at once over all memories, and the first clock it happens.
+    pub live_peak_bytes: String,
+    pub live_peak: String,
+    pub live_peak_clock: Option<u32>,
+    /// Spaces live then, over every memory, largest first.
+    pub live_at_peak: Vec<LiveRow>,
+    /// Every memory's peak equals its lower bound.
+    pub all_at_bound: bool,
+}
+
+/// The clock at which the most bytes are live over all memories (the first such),
+/// and that sum: the live runs of the memories merged.
+fn live_peak(chart: &Chart) -> (Option<u32>, u64) {
+    let runs: Vec<&[(u32, u64)]> = chart
+        .stats
+        .components
+        .iter()
+        .map(|c| c.live.as_slice())
+        .collect();
+    let mut clocks: Vec<u32> = runs.iter().flat_map(|r| r.iter().map(|x| x.0)).collect();
+    clocks.sort_unstable();
+    clocks.dedup();
+    let at = |r: &[(u32, u64)], t: u32| match r.partition_point(|x| x.0 <= t) {
+        0 => 0,
+        k => r[k - 1].1,
+    };
+    let mut best: (Option<u32>, u64) = (None, 0);
+    for t in clocks {
+        let sum: u64 = runs.iter().map(|r| at(r, t)).fold(0, u64::saturating_add);
+        if sum > best.1 {
+            best = (Some(t), sum);
+        }
+    }
+    best
+}
+
+fn memories(chart: &Chart) -> Option<Memories> {
+    let comps = &chart.stats.components;
+    if comps.len() < 2 {
+        return None;
+    }
+    let total = comps.iter().map(|c| c.peak).fold(0, Bytes::saturating_add);
+    let lower_bound = comps
+        .iter()
+        .map(|c| c.lower_bound)
+        .fold(0, Bytes::saturating_add);
+    let (clock, live) = live_peak(chart);
+    let plan = &chart.plan;
+    let mut live_at_peak: Vec<(Bytes, LiveRow)> = clock
+        .map(|t| {
+            (0..comps.len())
+                .flat_map(|c| stats::live_at(plan, c, t))
+                .filter_map(|s| {
+                    let plane = *s.planes.last()?;
+                    Some((
+                        s.size,
+                        LiveRow {
+                            plane,
+                            name: chart.name(plane).into_owned(),
+                            size: bytes_long(s.size),
+                            sets_peak: false,
+                        },
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    live_at_peak.sort_by_key(|r| std::cmp::Reverse(r.0));
+    Some(Memories {
+        count: comps.len(),
+        total_bytes: total.to_string(),
+        total: bytes_long(total),
+        lower_bound: bytes_long(lower_bound),
+        efficiency: format!(
+            "{:.1}%",
+            if total == 0 {
+                100.0
+            } else {
+                lower_bound as f64 * 100.0 / total as f64
+            }
+        ),
+        live_peak_bytes: live.to_string(),
+        live_peak: bytes_long(live),
+        live_peak_clock: clock,
+        live_at_peak: live_at_peak.into_iter().map(|x| x.1).collect(),
+        all_at_bound: comps.iter().all(|c| c.peak == c.lower_bound),
+    })
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -223,8 +347,15 @@ pub fn summary(chart: &Chart) -> Summary {
         planes: s.planes,
         spaces: s.spaces,
         steps: s.steps,
+        producers: chart
+            .plan
+            .steps
+            .iter()
+            .filter(|t| t.clock.is_none())
+            .count(),
         clocks: chart.horizon,
         lanes,
+        memories: memories(chart),
         findings: chart
             .report
             .problems

@@ -55,6 +55,8 @@ pub struct Options {
     pub exact_limit: Option<usize>,
     /// The colours of the chrome ([`Theme::color`]); plane colours do not change.
     pub theme: Theme,
+    /// A title drawn in the view's [`View::title_band`] (exports: the file and its peak).
+    pub title: Option<String>,
 }
 
 /// A part drawn as its own rectangle.
@@ -71,8 +73,8 @@ pub struct Frame {
     pub drawn: Vec<Drawn>,
     /// Parts folded into the 1-px raster.
     pub rasterized: usize,
-    /// Labels drawn: plane and text box.
-    pub labels: Vec<(usize, Rect)>,
+    /// Labels drawn: plane, text box and the text (a shortened name).
+    pub labels: Vec<(usize, Rect, String)>,
     /// Per lane: pixel row of the peak line and of the lower-bound line (None when
     /// out of view).
     pub peak_y: Vec<Option<f64>>,
@@ -166,6 +168,13 @@ impl Renderer {
                 h: view.height,
             }],
         );
+        if let Some(title) = opts.title.as_deref().filter(|_| view.title_band > 0.0) {
+            let st = TextStyle {
+                bold: true,
+                ..style(color(Role::Axis), 13.0, Align::Left)
+            };
+            p.text(title, layout.plot_x, view.title_band / 2.0, st);
+        }
         let xticks = clock_ticks(view.t0, view.t1, (layout.plot_w / 70.0).max(2.0) as usize);
         for lane in 0..chart.lanes.len() {
             let c = LaneCtx::new(chart, view, opts, &layout, lane);
@@ -737,7 +746,7 @@ fn plane_fill(chart: &Chart, plane: usize) -> Fill {
         Pattern::Solid
     };
     Fill {
-        color: palette::node(p.node),
+        color: palette::node(chart.color_key(plane)),
         pattern,
     }
 }
@@ -776,21 +785,35 @@ fn hline(
     Some(y)
 }
 
-/// The name, or `…` plus its longest tail (at least 4 characters) that fits in
-/// `room` pixels, with its width. The tail is kept because framework names share
-/// long prefixes (`layer1_layer1_0_…`) and differ at the end (`…conv1_Conv`).
+/// The name, or a shorter form of it that fits in `room` pixels, with its width.
+/// Framework names read from the whole to the part (`layer1_layer1_0_conv1_Conv`):
+/// cutting from the left leaves `…conv1_Conv` on every block, so the head is kept.
+/// First a token repeated right after itself goes (`layer1_0_conv1_Conv`), then a
+/// trailing operator type (`_Conv`: the tooltip and the colour tell it), then the end
+/// gives way to `…`, keeping at least [`MIN_HEAD`] characters of the head.
 fn fitting_text(name: &str, room: f64, p: &mut dyn Painter) -> Option<(String, f64)> {
     let w = p.text_width(name, FONT, false);
     if w <= room {
         return Some((name.to_owned(), w));
     }
-    let chars: Vec<char> = name.chars().collect();
+    let mut short = collapse_repeats(name);
+    for candidate in [short.clone(), without_kind(&short).to_owned()] {
+        let w = p.text_width(&candidate, FONT, false);
+        if w <= room {
+            return Some((candidate, w));
+        }
+        short = candidate;
+    }
+    let chars: Vec<char> = short.chars().collect();
     // Estimate from the average glyph width, then step down until it fits.
+    let w = p.text_width(&short, FONT, false);
     let avg = w / chars.len().max(1) as f64;
     let mut n = ((room / avg) as usize).min(chars.len().saturating_sub(1));
-    while n >= 4 {
-        let t: String = std::iter::once('…')
-            .chain(chars[chars.len() - n..].iter().copied())
+    while n >= MIN_HEAD {
+        let t: String = chars[..n]
+            .iter()
+            .copied()
+            .chain(std::iter::once('…'))
             .collect();
         let tw = p.text_width(&t, FONT, false);
         if tw <= room {
@@ -799,6 +822,43 @@ fn fitting_text(name: &str, room: f64, p: &mut dyn Painter) -> Option<(String, f
         n -= 1;
     }
     None
+}
+
+/// Fewer characters of a name than this say nothing: no label then.
+const MIN_HEAD: usize = 5;
+
+/// `name` without a last `_`-separated token that is an operator type (`Conv`,
+/// `MatMul`: an upper-case letter then letters or digits), when something is left.
+fn without_kind(name: &str) -> &str {
+    match name.rsplit_once('_') {
+        Some((head, kind))
+            if !head.is_empty()
+                && kind.starts_with(|c: char| c.is_ascii_uppercase())
+                && kind.chars().all(|c| c.is_ascii_alphanumeric()) =>
+        {
+            head
+        }
+        _ => name,
+    }
+}
+
+/// `name` without a `_`/`.`/`/`-separated token that repeats the one before it
+/// (ONNX paths exported by Aidge read `layer1_layer1_0_…`).
+fn collapse_repeats(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut last: Option<&str> = None;
+    let mut rest = name;
+    while !rest.is_empty() {
+        let end = rest.find(['_', '.', '/']).map_or(rest.len(), |i| i + 1);
+        let (tok, more) = rest.split_at(end);
+        let word = tok.trim_end_matches(['_', '.', '/']);
+        if last != Some(word) || word.is_empty() {
+            out.push_str(tok);
+        }
+        last = Some(word);
+        rest = more;
+    }
+    out
 }
 
 impl LaneCtx<'_> {
@@ -859,7 +919,7 @@ impl LaneCtx<'_> {
             placed_planes[d.plane] = true;
             let color = plane_fill(chart, d.plane).color.text_on();
             p.text(&name, cx, cy, style(color, FONT, Align::Center));
-            frame.labels.push((d.plane, bx));
+            frame.labels.push((d.plane, bx, name));
         }
     }
 
@@ -941,5 +1001,29 @@ impl LaneCtx<'_> {
             middle + 6.0,
             style(axis, 9.0, Align::Right),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::collapse_repeats;
+
+    #[test]
+    fn a_trailing_operator_type_is_dropped() {
+        use super::without_kind;
+        assert_eq!(without_kind("layer1_0_conv1_Conv"), "layer1_0_conv1");
+        assert_eq!(without_kind("block0_fc1_add"), "block0_fc1_add");
+        assert_eq!(without_kind("Conv"), "Conv");
+    }
+
+    #[test]
+    fn a_token_repeated_right_after_itself_is_dropped() {
+        assert_eq!(
+            collapse_repeats("layer1_layer1_0_conv1_Conv"),
+            "layer1_0_conv1_Conv"
+        );
+        assert_eq!(collapse_repeats("a__b"), "a__b");
+        assert_eq!(collapse_repeats("conv1_Conv"), "conv1_Conv");
+        assert_eq!(collapse_repeats("x/x/y"), "x/y");
     }
 }

@@ -30,6 +30,9 @@ pub struct View {
     /// Visible addresses `[y0, y1)` as fractions of the lane extent.
     pub y0: f64,
     pub y1: f64,
+    /// CSS pixels kept above the lanes for a picture's title ([`super::Options::title`]:
+    /// an exported SVG or PNG says which plan it shows); 0 on screen.
+    pub title_band: f64,
 }
 
 /// Headroom above the peak in the fitted view, so the peak line and its label show.
@@ -46,6 +49,7 @@ impl View {
             t1: chart.horizon as f64,
             y0: 0.0,
             y1: FIT_TOP,
+            title_band: 0.0,
         }
     }
 
@@ -144,7 +148,7 @@ impl PixelLayout {
         let n = chart.lanes.len().max(1);
         let plot_x = LEFT;
         let plot_w = (view.width - LEFT - RIGHT).max(10.0);
-        let top = if chart.titled() { TITLED_TOP } else { TOP };
+        let top = view.title_band + if chart.titled() { TITLED_TOP } else { TOP };
         let avail = (view.height - top - BOTTOM - LANE_GAP * (n - 1) as f64).max(40.0);
         let lane_h = avail / n as f64;
         let strip_h = (lane_h * 0.16).clamp(18.0, 56.0);

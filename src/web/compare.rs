@@ -86,6 +86,20 @@ impl CompareView {
             let stats = crate::stats::stats(&plan);
             cb = Chart::with(plan, stats, cb.report.clone());
         }
+        // A buffer has one colour in both charts: B's planes take their pair's node in
+        // A; B's own (unpaired) take keys past A's nodes.
+        let mut keys: Vec<usize> = cb
+            .plan
+            .planes
+            .iter()
+            .map(|p| p.node + ca.plan.steps.len())
+            .collect();
+        for &(i, j) in &comparison.pairs {
+            if let (Some(k), Some(p)) = (keys.get_mut(j), ca.plan.planes.get(i)) {
+                *k = p.node;
+            }
+        }
+        cb.colors = Some(keys);
         compare::share_scale(&mut ca, &mut cb);
         let view = View::fit(&ca, 300.0, 150.0, 1.0);
         Ok(CompareView {

@@ -107,6 +107,7 @@ impl Picture {
 impl Viewer {
     /// The current file's view at another CSS size (same clocks and addresses), the
     /// hover left out: what an export shows.
+    /// A picture's view at `width` × `height`, with room for its title on top.
     fn export_view(&self, width: f64, height: f64, dpr: f64) -> Result<(usize, View), JsValue> {
         if !(width >= 100.0
             && height >= 80.0
@@ -128,6 +129,7 @@ impl Viewer {
                 width,
                 height,
                 dpr,
+                title_band: scene::info::TITLE_BAND,
                 ..v
             },
         ))
@@ -136,7 +138,12 @@ impl Viewer {
     /// Exports are exact (one rectangle per part) whatever the plan's size, and the
     /// same as `memplan render`'s.
     fn export_options(&self) -> scene::Options {
+        let title = self
+            .current
+            .and_then(|i| self.files.get(i))
+            .map(|f| scene::info::picture_title(&f.name, &f.chart));
         scene::Options {
+            title,
             hover: None,
             exact_limit: Some(usize::MAX),
             ..self.opts.clone()

@@ -334,16 +334,7 @@ impl Viewer {
             .current
             .and_then(|i| self.files.get(i))
             .map_or("", |f| f.name.as_str());
-        let base = name.rsplit(['/', '\\']).next().unwrap_or_default();
-        let lower = base.to_ascii_lowercase();
-        let end = [".memory_info.txt", ".json", ".txt", ".log", ".csv"]
-            .iter()
-            .find(|ext| lower.ends_with(*ext))
-            .map_or(base.len(), |ext| base.len() - ext.len());
-        match &base[..end] {
-            "" => "plan".to_owned(),
-            stem => stem.to_owned(),
-        }
+        stem_of(name)
     }
 
     /// The address file `id` was opened from (a link's `src`), if any.
@@ -412,5 +403,45 @@ impl Viewer {
             root: Some(root),
             base,
         })
+    }
+}
+
+/// A file name fit for a download and a C `#include`: the shown name (`memory_info.txt ·
+/// best`, `a/memory_info.txt (2)`) without its folder and without the extensions of
+/// the formats memplan reads, wherever they stand, its other characters outside
+/// `[A-Za-z0-9_.-]` folded into single `_`s (`memory_info_best`); `plan` when nothing is left.
+pub(super) fn stem_of(name: &str) -> String {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or_default();
+    let mut words = String::new();
+    for word in base.split([' ', '\u{b7}', '(', ')']) {
+        let lower = word.to_ascii_lowercase();
+        let end = [
+            ".memplan.json",
+            ".json",
+            ".txt",
+            ".log",
+            ".csv",
+            ".onnx",
+            ".mlir",
+        ]
+        .iter()
+        .find(|ext| lower.ends_with(*ext))
+        .map_or(word.len(), |ext| word.len() - ext.len());
+        words.push_str(&word[..end]);
+        words.push(' ');
+    }
+    let mut out = String::new();
+    for c in words.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let out = out.trim_matches(['_', '.']);
+    if out.is_empty() {
+        "plan".to_owned()
+    } else {
+        out.to_owned()
     }
 }

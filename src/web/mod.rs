@@ -250,6 +250,11 @@ impl Viewer {
         self.opts.hex = on;
     }
 
+    /// Addresses are shown in hexadecimal (a link carries it).
+    pub fn hex(&self) -> bool {
+        self.opts.hex
+    }
+
     /// Highlights planes whose name contains `query`; returns their indices.
     pub fn search(&mut self, query: &str) -> Vec<u32> {
         let found = self

@@ -150,3 +150,22 @@ pub fn companion_of(name: &str, bytes: &[u8]) -> Option<String> {
     }
     crate::formats::companion(name, bytes)
 }
+
+/// The choices of the page's strategy menu, as loaded ([`crate::planning::AS_LOADED`])
+/// first, then every strategy `memplan plan --strategy` takes ([`Strategy::names`]):
+/// the menu is made from this list, so a strategy added in Rust is offered at once.
+#[wasm_bindgen]
+pub fn strategy_names() -> Vec<String> {
+    std::iter::once(crate::planning::AS_LOADED)
+        .chain(crate::strategies::Strategy::names())
+        .map(String::from)
+        .collect()
+}
+
+/// What file `name` (content `bytes`) is when a framework writes it beside a plan dump
+/// and it holds no plan ([`crate::formats::siblings`]): the page notes such files of a
+/// dropped folder instead of failing on them. None for anything else.
+#[wasm_bindgen]
+pub fn not_a_plan(name: &str, bytes: &[u8]) -> Option<String> {
+    crate::formats::siblings::not_a_plan(name, bytes).map(String::from)
+}

@@ -232,7 +232,7 @@ test('SVG export: same shapes as the canvas frame and as `memplan render`', asyn
   await page.fill('#export-width', String(w));
   await page.fill('#export-height', String(h2));
   const { file, name } = await download(page, () => page.click('#export-svg'));
-  assert.equal(name, 'resnet18-multi-None.svg');
+  assert.equal(name, 'sample_resnet18-multi-None.svg');
   const svg = fs.readFileSync(file, 'utf8');
   assert.match(svg, /<\/svg>\n$/, 'complete file');
   const pageRects = rects(svg);

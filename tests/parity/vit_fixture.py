@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "python"))
 import aidge_core  # noqa: E402
 import aidge_backend_cpu  # noqa: E402,F401  (registers the cpu backend)
 import aidge_onnx  # noqa: E402
-import memplan_aidge  # noqa: E402
+from memplan.aidge import exporter as memplan_aidge  # noqa: E402
 
 DIM, HEADS, MLP, TOKENS, BLOCKS, PATCH, IMAGE = 64, 2, 256, 16, 2, 8, 32
 
@@ -135,6 +135,9 @@ def export(onnx_path, fused, out):
                                   (1000000000,), (0,))
     out.mkdir(parents=True, exist_ok=True)
     aidge_core.mem_info.log_meminfo_text(mm, out / "memory_info.txt", scheduler, True)
+    # The same plan as memplan JSON (schedule with producers, Aidge's plan): the page
+    # must label each plane alike in both files.
+    memplan_aidge.export(scheduler, out / "memplan.json")
 
 
 def main(argv):
@@ -144,7 +147,7 @@ def main(argv):
         vit_onnx(path)
         export(path, False, out / "plain")
         export(path, True, out / "fused")
-    print(f"wrote {out}/plain/memory_info.txt and {out}/fused/memory_info.txt")
+    print(f"wrote memory_info.txt and memplan.json in {out}/plain and {out}/fused")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,333 @@
+// The page tells the truth at a glance (issue #26): the headline figures are the
+// framework's own, names stay readable, links and comparisons do not mislead. Every
+// case opens a dump written by the real framework (tests/data) and reads the
+// framework's own figures from its files, never from this test.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import * as h from './harness.mjs';
+
+const { root, results } = h;
+const data = path.join(root, 'tests/data');
+let env;
+
+before(async () => {
+  env = await h.start();
+});
+
+after(async () => {
+  await env?.stop();
+});
+
+const read = (file) => fs.readFileSync(path.join(data, file));
+const digits = (n) => BigInt(n).toLocaleString('en-US');
+
+/** A fresh page with the sample open. */
+async function fresh(viewport) {
+  const page = await env.open('', viewport);
+  await h.ready(page);
+  return page;
+}
+
+/** Drops `files` (paths under tests/data) and waits for `more` more open files. */
+async function open(page, files, more = 1) {
+  const n = (await page.evaluate(() => window.__memplan.files())).length;
+  await h.drop(page, files.map((f) => [path.basename(f), read(f)]));
+  await h.waitForFiles(page, n + more);
+  await page.waitForFunction(() => !window.__memplan.planning.busy);
+}
+
+test('1. an XLA plan over many memories heads with XLA\'s total, then the most bytes live at once over all memories, not one memory\'s peak', async () => {
+  for (const model of ['cnn', 'rnn']) {
+    const page = await fresh();
+    const stem = `xla/${model}.cpu_after_optimizations`;
+    // XLA's own figure: `Total bytes` of its memory-usage report.
+    const total = read(`${stem}-memory-usage-report.txt`).toString().match(/Total bytes: (\d+)/)[1];
+    await open(page, [`${stem}-buffer-assignment.txt`, `${stem}-live-range.txt`]);
+    const headline = await page.textContent('#peak');
+    assert.ok(headline.startsWith(`${digits(total)} B`), `${model}: headline ${headline}, XLA's total ${total}`);
+    assert.match(headline, /memories \(sum of their peaks\)/);
+    // The most bytes live at once over all memories, said to be memplan's count (XLA's
+    // own `Live ranges at T (peak)` follows a rule its dumped ranges do not give).
+    const most = await page.textContent('#live-peak');
+    assert.match(most, /^[\d,]+ B .*at clock \d+, all memories, each value live from its first to its last clock/);
+    // The first row is the total: not the largest memory's peak.
+    assert.equal(await page.textContent('#stats dt'), 'Total');
+    const report = await page.textContent('#report');
+    assert.ok(report.includes(`${digits(total)} B in`), report);
+    assert.doesNotMatch(report, /proven optimal/);
+    if (model === 'cnn') await page.screenshot({ path: path.join(results, 'truth-xla-cnn.png') });
+    await page.close();
+  }
+});
+
+test('2. names drawn in boxes keep what tells them apart (canvas, SVG)', async () => {
+  const page = await fresh({ width: 1440, height: 900 });
+  await open(page, ['bench/aidge/resnet18-multi-None/memory_info.txt']);
+  await page.click('#names');
+  const f = await h.frame(page);
+  const names = await page.evaluate((planes) => planes.map((p) => window.__memplan.viewer.plane_info(p).name),
+    f.labels.map((l) => l[0]));
+  const shortened = f.labels.filter((l, i) => l[2] !== names[i]);
+  assert.ok(shortened.length >= 5, `${shortened.length} shortened labels`);
+  // A shortened name keeps its head (which layer, which block): cut from the left,
+  // every block read `…_Conv` or `…_Relu`.
+  const collapse = (n) => n.split('_').filter((t, i, all) => i === 0 || t !== all[i - 1]).join('_');
+  shortened.forEach(([, , text], k) => {
+    const name = names[f.labels.indexOf(shortened[k])];
+    assert.ok(!text.startsWith('…'), `${text} keeps its head`);
+    // The name without its operator type (`relu_Relu` → `relu`), or a head of 5+ characters.
+    const head = text.replace(/…$/, '');
+    assert.ok(collapse(name).startsWith(head) && (head.length >= 5 || !text.endsWith('…')), `${text} is the head of ${name}`);
+  });
+  const distinctNames = new Set(names).size;
+  const distinctTexts = new Set(f.labels.map((l) => l[2])).size;
+  assert.ok(distinctTexts >= 0.75 * distinctNames, `${distinctTexts} distinct labels for ${distinctNames} names: ${f.labels.map((l) => l[2]).join(', ')}`);
+  // The SVG export writes the same labels.
+  const svg = await page.evaluate(() => window.__memplan.viewer.svg(1440, 700));
+  const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.ok(texts.some((t) => t.endsWith('…') && t.length > 5), 'SVG labels keep their head');
+  assert.ok(!texts.some((t) => t.startsWith('…')), 'no SVG label cut from the left');
+  await page.close();
+});
+
+test('3. a link to a plan too large to travel does not open another plan: it names the file, and its view applies once opened', async () => {
+  const csv = execFileSync('node', [path.join(root, 'scripts/gen-synthetic.mjs'), '10744']);
+  const page = await fresh();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+  await h.drop(page, [['trace.csv', csv]]);
+  await page.waitForFunction(() => window.__memplan.files().includes('trace.csv') && !window.__memplan.planning.busy);
+  await page.click('#names');
+  await page.click('#copy-link');
+  await page.waitForSelector('#notice:not([hidden])');
+  assert.match(await page.textContent('#notice'), /too large.*“trace\.csv”/);
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  const got = await env.open(link.slice(env.url.length));
+  await h.ready(got);
+  // No plan stands in for the one of the link: the receiver is told which file to open.
+  assert.deepEqual(await got.evaluate(() => window.__memplan.files()), []);
+  assert.match(await got.textContent('#error'), /view of “trace\.csv”.*open that file/);
+  assert.equal(await got.isVisible('#empty'), true);
+  // Opening it shows it at the link's view.
+  const sent = await page.evaluate(() => Array.from(window.__memplan.viewer.view()));
+  await h.drop(got, [['trace.csv', csv]]);
+  await got.waitForFunction(() => window.__memplan.files().includes('trace.csv') && !window.__memplan.planning.busy);
+  const view = await got.evaluate(() => Array.from(window.__memplan.viewer.view()));
+  view.forEach((v, i) => assert.ok(Math.abs(v - sent[i]) < 1e-3, `view ${view} vs ${sent}`));
+  assert.equal(await got.evaluate(() => window.__memplan.viewer.names()), true);
+  await got.close();
+  await page.close();
+});
+
+test('7. after a failed open the error says which plan is still drawn; the sample says it is one; nothing open: a prompt, and what needs a plan disabled', async () => {
+  const page = await fresh();
+  const [sample] = await page.evaluate(() => window.__memplan.files());
+  assert.match(sample, /^sample: /);
+  assert.match(await page.textContent('#title'), /^sample: /);
+  assert.match(await page.textContent('#notice'), /This is a sample/);
+  assert.equal(await page.isVisible('#empty'), false);
+  // A file memplan cannot read: the sample stays, and is not taken for it.
+  await h.drop(page, [['model.txt', Buffer.from('this is not a memory plan\n')]]);
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error'), /^model\.txt: [^]*The chart still shows the sample “sample: [^”]+”, not this file\.$/);
+  // A file the user opened stays when a later one fails, and is named as such.
+  await open(page, ['bench/aidge/resnet18-multi-None/memory_info.txt']);
+  assert.equal(await page.isHidden('#error'), true);
+  await h.drop(page, [['model.txt', Buffer.from('this is not a memory plan\n')]]);
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error'), /still shows the plan “memory_info\.txt”, not this file/);
+  // Every file closed: the chart says what to do; what needs a plan is disabled.
+  for (let n = 2; n > 0; n--) await page.click('#close-file');
+  assert.deepEqual(await page.evaluate(() => window.__memplan.files()), []);
+  assert.equal(await page.isVisible('#empty'), true);
+  assert.match(await page.textContent('#empty'), /Drop a memory plan here/);
+  for (const id of ['replan', 'compare-open', 'copy-link', 'rename', 'close-file']) {
+    assert.equal(await page.isDisabled(`#${id}`), true, id);
+  }
+  await page.close();
+});
+
+test('8. no capacity verdict for Aidge\'s default 1e9-byte component, which nobody set', async () => {
+  const page = await fresh();
+  // The sample (an Aidge JSON export) and the same model's log.
+  assert.doesNotMatch(await page.textContent('#stats'), /Capacity/);
+  assert.ok((await h.frame(page)).capacity_y.every((y) => y == null), 'no capacity line');
+  await open(page, ['aidge/resnet18-single-None.json']);
+  assert.doesNotMatch(await page.textContent('#stats'), /Capacity|1,000,000,000/);
+  // A capacity a file states is still judged (MiniMalloc's file name).
+  await open(page, ['bench/minimalloc/A.1048576.csv']);
+  assert.match(await page.textContent('#stats'), /Capacity1,048,576 B \(1\.00 MiB\): (fits|over)/);
+  await page.close();
+});
+
+test('10. keyboard: Enter opens the focused Export…, Escape closes Compare; links keep hex and the theme', async () => {
+  const page = await fresh();
+  await page.focus('#export summary');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.getElementById('export').open), true);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.getElementById('export').open), false);
+  await page.click('#compare-open');
+  assert.equal(await page.isVisible('#compare'), true);
+  await page.focus('#cmp-a');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isHidden('#compare'), true);
+  // Hex and a chosen theme travel in the link and come back.
+  await page.click('#hex');
+  while ((await page.textContent('#theme')) !== 'Theme: dark') await page.click('#theme');
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 400)));
+  const hash = await page.evaluate(() => location.hash);
+  const p = new URLSearchParams(hash.slice(1));
+  assert.equal(p.get('hex'), '1');
+  assert.equal(p.get('theme'), 'dark');
+  const again = await env.open(hash);
+  await h.ready(again);
+  assert.equal(await again.getAttribute('#hex', 'aria-pressed'), 'true');
+  assert.equal(await again.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  await again.close();
+  await page.close();
+});
+
+test('11. exports are named for a download and a C include; pictures carry a title', async () => {
+  const page = await fresh();
+  await open(page, ['bench/aidge/resnet18-multi-None/memory_info.txt']);
+  const save = async (id) => {
+    if (!(await page.evaluate(() => document.getElementById('export').open))) await page.click('#export summary');
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click(`#${id}`)]);
+    return d;
+  };
+  assert.equal((await save('export-aidge')).suggestedFilename(), 'memory_info.txt');
+  await page.selectOption('#strategy', 'greedy-size');
+  await page.click('#replan');
+  await page.waitForFunction(() => window.__memplan.files().includes('memory_info.txt · greedy-size') && !window.__memplan.planning.busy);
+  assert.equal((await save('export-header')).suggestedFilename(), 'memory_info_greedy-size.h');
+  assert.equal((await save('export-csv')).suggestedFilename(), 'memory_info_greedy-size.csv');
+  // The SVG and the PNG say which plan they show.
+  const svg = fs.readFileSync(await (await save('export-svg')).path(), 'utf8');
+  assert.match(svg, /<text[^>]*>memory_info\.txt · greedy-size — peak [\d,]+ B/);
+  const png = await save('export-png');
+  assert.equal(png.suggestedFilename(), 'memory_info_greedy-size.png');
+  await page.close();
+});
+
+test('5. comparing a model before and after fuse_to_metaops: unnamed meta-ops pair by place, one colour per buffer, A is the first file', async () => {
+  const page = await fresh();
+  await open(page, ['vit/plain/memory_info.txt']);
+  await page.evaluate(() => window.__memplan.viewer.rename_file(window.__memplan.idOf('memory_info.txt'), 'ViT plain'));
+  // The user re-plans the first file before opening the second: A stays the first file.
+  await page.selectOption('#strategy', 'greedy-size');
+  await page.click('#replan');
+  await page.waitForFunction(() => window.__memplan.files().includes('ViT plain · greedy-size') && !window.__memplan.planning.busy);
+  await open(page, ['vit/fused/memory_info.txt']);
+  await page.click('#compare-open');
+  assert.equal(await page.textContent('#cmp-label-a'), 'A: ViT plain');
+  assert.match(await page.textContent('#cmp-label-b'), /^B: memory_info\.txt/);
+  const s = await page.evaluate(() => window.__memplan.compare.summary());
+  // No buffer left unpaired in A has the address and size of one left unpaired in B.
+  const place = (r, side) => `${r[`address_${side}`]}+${r[`size_${side}`]}`;
+  const onlyA = new Set(s.rows.filter((r) => r.change === 'only in A').map((r) => place(r, 'a')));
+  const clash = s.rows.filter((r) => r.change === 'only in B' && onlyA.has(place(r, 'b')));
+  assert.deepEqual(clash.map((r) => r.name), [], 'same address and size, yet unpaired');
+  assert.ok(s.matched_by_place > 0, `${s.matched_by_place} paired by place`);
+  assert.equal(s.rows_omitted, 0);
+  // A pair has one colour in both charts.
+  const colours = await page.evaluate(() => {
+    const c = window.__memplan.compare;
+    return c.summary().rows.filter((r) => r.plane_a != null && r.plane_b != null)
+      .map((r) => [r.name, c.planeInfo(0, r.plane_a).color, c.planeInfo(1, r.plane_b).color]);
+  });
+  assert.ok(colours.length > 0);
+  for (const [name, a, b] of colours) assert.equal(b, a, name);
+  await page.screenshot({ path: path.join(results, 'truth-compare-fused.png') });
+  await page.close();
+});
+
+test('9. one plane, one label in the log and the JSON export of the same model (ViT fused)', async () => {
+  const page = await fresh();
+  const names = () => page.evaluate(() => {
+    const v = window.__memplan.viewer;
+    return Array.from({ length: v.plane_count() }, (_, i) => v.plane_info(i).name);
+  });
+  await open(page, ['vit/json/fused/memory_info.txt']);
+  const log = { names: await names(), top: await page.textContent('#live li.top'), stats: await page.textContent('#stats') };
+  await open(page, ['vit/json/fused/memplan.json']);
+  const json = { names: new Set(await names()), top: await page.textContent('#live li.top'), stats: await page.textContent('#stats') };
+  assert.ok(log.names.some((n) => n.startsWith('unnamed · step')), 'the fused log has unnamed meta-ops');
+  const missing = log.names.filter((n) => !json.names.has(n));
+  assert.deepEqual(missing, [], 'every plane of the log is named alike in the JSON');
+  assert.equal(json.top, log.top, 'the plane setting the peak');
+  const steps = (t) => t.match(/Steps([\d,]+)/)[1];
+  assert.equal(steps(json.stats), steps(log.stats));
+  await page.close();
+});
+
+test('12. on a phone the compare table shows every column; the strategy menu is Rust\'s list', async () => {
+  const page = await fresh({ width: 400, height: 800 });
+  await open(page, ['vit/plain/memory_info.txt']);
+  await open(page, ['vit/fused/memory_info.txt']);
+  await page.click('#compare-open');
+  const fit = await page.evaluate(() => {
+    const t = document.querySelector('.cmp-table');
+    const cells = [...document.querySelectorAll('#cmp-head th, #cmp-rows td')];
+    return {
+      scroll: [t.scrollWidth, t.clientWidth],
+      clipped: cells.filter((c) => c.getBoundingClientRect().right > window.innerWidth + 0.5 || c.scrollWidth > c.clientWidth + 1).length,
+      heads: [...document.querySelectorAll('#cmp-head th')].map((th) => th.getBoundingClientRect().width),
+    };
+  });
+  assert.ok(fit.scroll[0] <= fit.scroll[1], `the table is ${fit.scroll[0]} px wide in ${fit.scroll[1]}`);
+  assert.equal(fit.clipped, 0, 'no cell cut or off screen');
+  assert.ok(fit.heads.every((w) => w > 30), `${fit.heads}`);
+  await page.screenshot({ path: path.join(results, 'truth-phone-compare.png'), fullPage: true });
+  // The menu offers every strategy Rust names (`Strategy::name`, what `memplan plan
+  // --strategy` takes), `sweep` among them, after `as loaded`.
+  const offered = await page.evaluate(() => [...document.querySelectorAll('#strategy option')].map((o) => o.value));
+  const source = fs.readFileSync(path.join(root, 'src/strategies/mod.rs'), 'utf8');
+  const names = [...source.split('pub fn name(self)')[1].split('\n    }')[0].matchAll(/=> "([a-z-]+)"/g)].map((m) => m[1]);
+  assert.ok(names.includes('sweep'), names.join());
+  assert.deepEqual(offered, ['aidge', ...names]);
+  assert.equal(await page.inputValue('#strategy'), 'best');
+  await page.close();
+});
+
+test('6. dropping a whole dump folder opens its plan and notes the other files, without an error per file', async () => {
+  const page = await fresh();
+  const folders = [
+    ['xla', ['cnn.cpu_after_optimizations-buffer-assignment.txt', 'cnn.cpu_after_optimizations-live-range.txt',
+      'cnn.cpu_after_optimizations-memory-usage-report.txt']],
+    ['iree', ['cnn.packs.mlir', 'cnn.transients.txt']],
+    ['executorch', ['cnn.program.json', 'cnn.trace.json']],
+  ];
+  for (const [dir, files] of folders) {
+    const n = (await page.evaluate(() => window.__memplan.files())).length;
+    await h.drop(page, files.map((f) => [`${dir}/${f}`, read(`${dir}/${f}`)]));
+    await h.waitForFiles(page, n + 1);
+    await page.waitForFunction(() => !window.__memplan.planning.busy);
+    assert.equal(await page.isHidden('#error'), true, `${dir}: ${await page.textContent('#error')}`);
+    assert.equal((await page.evaluate(() => window.__memplan.files())).length, n + 1, `${dir}: one plan`);
+    assert.match(await page.textContent('#notice'), /not plans/, dir);
+    assert.doesNotMatch(await page.textContent('#notice'), /plane index/, dir);
+  }
+  // A sibling dropped alone says what it is.
+  await h.drop(page, [['cnn.transients.txt', read('iree/cnn.transients.txt')]]);
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error'), /IREE's transient allocations.*not a plan/);
+  await page.close();
+});
+
+test('4. re-planning an Aidge log with wrap-around says what the log allows and which command writes the schedule', async () => {
+  const page = await fresh();
+  await open(page, ['bench/aidge/resnet18-single-wrap-None/memory_info.txt']);
+  await page.selectOption('#strategy', 'greedy-size');
+  await page.click('#replan');
+  await page.waitForFunction(() => window.__memplan.files().includes('memory_info.txt · greedy-size') && !window.__memplan.planning.busy);
+  const report = await page.textContent('#report');
+  assert.match(report, /holds the plan, not the graph/);
+  assert.match(report, /wrap-around kept/);
+  assert.match(report, /exporter\.export\(scheduler, "model\.memplan\.json"\)/);
+  // The exporter named is the package's own (python/memplan/aidge/exporter.py).
+  assert.match(fs.readFileSync(path.join(root, 'python/memplan/aidge/exporter.py'), 'utf8'), /^def export\(scheduler, path/m);
+  await page.close();
+});
