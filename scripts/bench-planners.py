@@ -4,6 +4,7 @@
 
     nice -n 19 python3 scripts/bench-planners.py --memplan target/release/memplan \
         [--minimalloc PATH] [--idealloc PATH] [--budgets 2,10,30] --out DIR SET.csv...
+    python3 scripts/bench-planners.py --memplan - --render --out - DIR/results.json...
 
 Per set and budget: `memplan plan --strategy best --budget MS` (wall clock of the
 whole command: read, plan, write), MiniMalloc (`--capacity` = the file's capacity,
@@ -68,9 +69,12 @@ def offsets_of(path):
     return {r["id"].strip(): int(r["offset"]) for r in csv.DictReader(open(path))}
 
 
-def run(cmd, env=None):
+def run(cmd, env=None, timeout=None):
     t = time.monotonic()
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p = subprocess.CompletedProcess(cmd, 124, "", f"no plan after {timeout} s (stopped)")
     return p, time.monotonic() - t
 
 
@@ -80,7 +84,7 @@ def capacity_of(path):
     return int(tail[1]) if len(tail) == 2 and tail[1].isdigit() else None
 
 
-def memplan(args, path, strategy, ms, out):
+def memplan(args, path, ids, strategy, ms, out):
     plan = os.path.join(out, "memplan.json")
     placed = os.path.join(out, "memplan.csv")
     p, wall = run([args.memplan, "plan", path, "--strategy", strategy, "--budget", str(ms), "-o", plan])
@@ -89,7 +93,10 @@ def memplan(args, path, strategy, ms, out):
     c, _ = run([args.memplan, "convert", plan, "--format", "csv", "-o", placed])
     if c.returncode:
         return {"error": c.stderr.strip()[-200:], "wall": wall}
-    return {"offsets": offsets_of(placed), "wall": wall}
+    # `memplan convert --format csv` numbers the rows (the ids are the plan's labels),
+    # in the input's order.
+    rows = list(csv.DictReader(open(placed)))
+    return {"offsets": {k: int(r["offset"]) for k, r in zip(ids, rows)}, "wall": wall}
 
 
 def minimalloc(args, path, capacity, seconds, out):
@@ -111,7 +118,7 @@ def idealloc(args, path, out):
         os.remove(placed)
     fmt = "in-csv" if os.path.basename(path).lower().startswith("iree") else "ex-csv"
     env = dict(os.environ, IDEALLOC_OUT=placed)
-    p, wall = run([args.idealloc, "-i", path, fmt], env=env)
+    p, wall = run([args.idealloc, "-i", path, fmt], env=env, timeout=args.idealloc_timeout)
     if p.returncode or not os.path.exists(placed):
         panic = [l for l in p.stderr.splitlines() if "panicked" in l or "rror" in l]
         return {"error": (panic[0] if panic else p.stderr.strip())[-120:], "wall": wall}
@@ -124,10 +131,17 @@ def main():
     ap.add_argument("--minimalloc")
     ap.add_argument("--idealloc")
     ap.add_argument("--budgets", default="2,10,30")
+    ap.add_argument("--idealloc-timeout", type=float, default=120.0)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--render", action="store_true",
+                    help="only print the table of the SETs given as results.json files")
     ap.add_argument("sets", nargs="+")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
+    if args.render:
+        results = [row for f in args.sets for row in json.load(open(f))]
+        print(table(results, budgets, True, True))
+        return
     os.makedirs(args.out, exist_ok=True)
     results = []
     for path in args.sets:
@@ -147,17 +161,26 @@ def main():
             print(name, key, {k: v for k, v in r.items()}, file=sys.stderr, flush=True)
 
         for rule in ["greedy-size", "greedy-size-first-fit"]:
-            record(rule, memplan(args, path, rule, 0, args.out))
+            record(rule, memplan(args, path, list(items), rule, 0, args.out))
         if args.idealloc:
             record("idealloc", idealloc(args, path, args.out))
         for b in budgets:
-            record(f"best {b} s", memplan(args, path, "best", b * 1000, args.out))
+            record(f"best {b} s", memplan(args, path, list(items), "best", b * 1000, args.out))
             if args.minimalloc:
                 cap = capacity_of(path) or lb
                 record(f"minimalloc {b} s", minimalloc(args, path, cap, b, args.out))
         results.append(row)
         json.dump(results, open(os.path.join(args.out, "results.json"), "w"), indent=1)
     print(table(results, budgets, bool(args.minimalloc), bool(args.idealloc)))
+
+
+def short(error):
+    """A failed run's reason, in a few words."""
+    if "DEADLINE" in error or "no plan after" in error:
+        return "no plan"
+    if "panicked" in error:
+        return "panics"
+    return error.replace("|", "/").replace("\n", " ")[:40]
 
 
 def table(results, budgets, with_mm, with_ia):
@@ -177,7 +200,7 @@ def table(results, budgets, with_mm, with_ia):
             elif "peak" in x:
                 cells.append(f"{x['peak'] - r['lower_bound']:,} ({x['wall']:.1f} s)")
             else:
-                cells.append(f"{x['error'][:40]} ({x['wall']:.1f} s)")
+                cells.append(f"{short(x['error'])} ({x['wall']:.1f} s)")
         out.append(f"| {r['set']} | {r['buffers']:,} | {r['lower_bound']:,} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 

@@ -388,7 +388,8 @@ impl Run<'_> {
     /// The lowest-peak placement of every pass in [`Pass::ALL`] and the sweep (earlier
     /// ones win ties; the sweep comes last). A named strategy's pass reports that
     /// strategy, the others [`Strategy::Best`]. The passes stop (a pass is dropped
-    /// within 1,024 buffers) once half of the time left when they began is spent, so
+    /// within 1,024 buffers) once half of the time left when they began is spent (the
+    /// first one where none ended before, and no sweep, at the budget's end), so
     /// that passes of seconds each (12 passes of 6 s on IOPDDL S_1's 4.3·10^7
     /// overlapping pairs on a loaded machine) leave the rest to the searches and the
     /// budget holds; the sweep, O(n log n), always completes. With the time, every
@@ -420,7 +421,13 @@ impl Run<'_> {
                 break;
             }
             let order = pass.order.sort(self.items);
-            let spent = || timer.elapsed_ms() >= passes_until || self.limits.budget.cancelled();
+            // The first pass may run to the end of the budget: on a real graph any
+            // pass is far below the sweep (PanGu-2.6B: +0.76 % against +19.4 %).
+            let until = match best {
+                None => self.limits.budget.millis,
+                Some(_) => passes_until,
+            };
+            let spent = || timer.elapsed_ms() >= until || self.limits.budget.cancelled();
             let Some(offsets) = greedy::place_until(self.items, &order, pass.fit, spent) else {
                 break;
             };
