@@ -33,6 +33,10 @@ const RUIN_MIN: usize = 2;
 const RUIN_START: usize = 16;
 const RUIN_MAX: usize = 1024;
 
+/// Buffers a move puts back between two looks at the clock: a move that re-inserts
+/// 1,024 long-lived buffers, each beside thousands, takes a second on IOPDDL S_1.
+const STOP_STRIDE: usize = 32;
+
 /// Moves without a lower peak before the ruin size doubles.
 const WIDEN_AFTER: u32 = 2000;
 
@@ -140,14 +144,16 @@ impl State<'_> {
     /// Puts the `moved` buffers back (`c` at `pin` first, when pinned): size
     /// descending, shuffled a little (a random key breaks ties, and a few random swaps
     /// put some smaller buffers first), all first fit or all best fit. Returns the
-    /// buffers looked at.
+    /// buffers looked at, or `None` when `stop` (asked every [`STOP_STRIDE`] buffers)
+    /// ended the move half done: [`State::undo`] then puts everything back.
     fn reinsert(
         &mut self,
         moved: &[(usize, Bytes)],
         (c, pin): (usize, Option<Bytes>),
         next: &mut impl FnMut() -> u64,
         busy: &mut Vec<(Bytes, Bytes)>,
-    ) -> u64 {
+        stop: &impl Fn() -> bool,
+    ) -> Option<u64> {
         if let Some(x) = pin {
             self.put_at(c, x);
         }
@@ -167,13 +173,18 @@ impl State<'_> {
         } else {
             Fit::Best
         };
-        order
-            .iter()
-            .map(|&(_, _, j)| self.put_back(j, fit, busy))
-            .sum()
+        let mut work = 0;
+        for (k, &(_, _, j)) in order.iter().enumerate() {
+            if k % STOP_STRIDE == STOP_STRIDE - 1 && stop() {
+                return None;
+            }
+            work += self.put_back(j, fit, busy);
+        }
+        Some(work)
     }
 
-    /// Puts the `moved` buffers back where they were.
+    /// Puts the `moved` buffers back where they were (also after a move `stop` ended
+    /// half done: taking out one not yet put back removes nothing).
     fn undo(&mut self, moved: &[(usize, Bytes)]) {
         for &(j, _) in moved {
             self.take_out(j);
@@ -185,7 +196,7 @@ impl State<'_> {
 }
 
 /// Improves `offsets` (a valid placement of `items`) until its peak reaches `target`
-/// or `go(work, stalled)` says stop, where `work` counts the buffers looked at since
+/// or `go(work, stalled)` says stop (or `stop`, asked within a move), where `work` counts the buffers looked at since
 /// the last call (about the cost of the move just made) and `stalled` the moves since
 /// the peak last went down. Returns the best placement found and its peak: never
 /// higher than the peak it started from.
@@ -200,6 +211,7 @@ pub(crate) fn improve(
     target: Bytes,
     seed: u64,
     mut go: impl FnMut(u64, u32) -> bool,
+    stop: impl Fn() -> bool,
 ) -> (Vec<Bytes>, Bytes) {
     let mut index = TimeIndex::new(items);
     for i in 0..items.len() {
@@ -243,7 +255,11 @@ pub(crate) fn improve(
         for &(j, _) in &moved {
             s.take_out(j);
         }
-        work += s.reinsert(&moved, (c, pin), &mut next, &mut busy);
+        let Some(more) = s.reinsert(&moved, (c, pin), &mut next, &mut busy, &stop) else {
+            s.undo(&moved);
+            break;
+        };
+        work += more;
         let now = s.objective();
         if now > (peak, count) {
             s.undo(&moved);
@@ -287,10 +303,17 @@ mod tests {
         let bound = lower_bound(&items);
         assert_eq!((start_peak, bound), (11, 8));
         let mut moves = 0;
-        let (offsets, p) = improve(&items, start, bound, 7, |_, _| {
-            moves += 1;
-            moves < 10_000
-        });
+        let (offsets, p) = improve(
+            &items,
+            start,
+            bound,
+            7,
+            |_, _| {
+                moves += 1;
+                moves < 10_000
+            },
+            || false,
+        );
         assert!(overlap_free(&items, &offsets));
         assert_eq!(p, peak(&items, &offsets));
         assert_eq!(p, bound);

@@ -188,6 +188,7 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
     let mut run = Run {
         items: &items,
         lower_bound,
+        pairs: pairs(&items),
         limits: Limits {
             budget,
             timer: &timer,
@@ -203,7 +204,7 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
         Strategy::Sweep => (sweep::place(&items), strategy, false),
         Strategy::Search | Strategy::Best => {
             let (start, used) = if strategy == Strategy::Search {
-                (run.greedy(Strategy::GreedyBySize), Strategy::Search)
+                (run.search_start(), Strategy::Search)
             } else {
                 // Anchoring first: where it reaches the bound, no pass can be lower.
                 match run.anchor() {
@@ -278,12 +279,27 @@ const GREEDY_PAIRS: u64 = 50_000_000;
 
 /// A greedy pass over `items` stays under [`GREEDY_PAIRS`].
 fn greedy_affordable(items: &[Item]) -> bool {
+    pairs(items) <= GREEDY_PAIRS
+}
+
+/// The greatest common divisor of the sizes (1 when there are none).
+fn granularity(items: &[Item]) -> Bytes {
+    let gcd = |mut a: Bytes, mut b: Bytes| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    items.iter().fold(0, |g, it| gcd(g, it.size)).max(1)
+}
+
+/// The number of pairs of buffers whose lifetimes overlap.
+fn pairs(items: &[Item]) -> u64 {
     greedy::conflicts(items)
         .iter()
         .map(|&c| c as u64)
         .sum::<u64>()
         / 2
-        <= GREEDY_PAIRS
 }
 
 /// A placement without search: its peak, proven optimal only at the lower bound.
@@ -312,6 +328,12 @@ const LOCAL_STALL: u32 = 20_000;
 /// the buffers, so it would spend the budget on a handful of nodes.
 const SEARCH_MAX: usize = 50_000;
 
+/// Nor above this many overlapping pairs: the search keeps every buffer's list of
+/// overlapping neighbours (8 bytes a pair, 350 MB on the 28,526-buffer IOPDDL S_1's
+/// 4.3·10^7 pairs) and builds it again for every capacity it tries. PanGu-2.6B has
+/// 1.2·10^7.
+const SEARCH_PAIRS: u64 = 20_000_000;
+
 /// Half-widths of the windows [`Run::anchor`] tries around the fullest clock, in
 /// this order (a window that does not fit at the lower bound ends the tries: the
 /// wider ones contain it).
@@ -336,13 +358,33 @@ struct Greedy {
 struct Run<'a> {
     items: &'a [Item],
     lower_bound: Bytes,
+    /// Pairs of buffers whose lifetimes overlap ([`pairs`]).
+    pairs: u64,
     limits: Limits<'a>,
 }
 
 impl Run<'_> {
+    /// The exact search is worth setting up ([`SEARCH_MAX`], [`SEARCH_PAIRS`]); where it
+    /// is not, iterated greedy and the local search get its share of the budget.
+    fn searchable(&self) -> bool {
+        self.items.len() <= SEARCH_MAX && self.pairs <= SEARCH_PAIRS
+    }
+
     fn greedy(&self, strategy: Strategy) -> Vec<Bytes> {
         let pass = Self::pass(strategy);
         greedy::place_in_order(self.items, &pass.order.sort(self.items), pass.fit)
+    }
+
+    /// Where [`Strategy::Search`] starts: greedy-size's placement, or the sweep's
+    /// when that pass has not ended by half of the budget (205 s on a dense trace of
+    /// 10^6 buffers; the sweep takes 2).
+    fn search_start(&self) -> Vec<Bytes> {
+        let pass = Pass::TFLITE;
+        let half = self.limits.budget.millis / 2;
+        let timer = self.limits.timer;
+        let spent = || timer.elapsed_ms() >= half || self.limits.budget.cancelled();
+        greedy::place_until(self.items, &pass.order.sort(self.items), pass.fit, spent)
+            .unwrap_or_else(|| sweep::place(self.items))
     }
 
     /// The pass of a named greedy strategy (the search starts from greedy-size's).
@@ -356,13 +398,19 @@ impl Run<'_> {
 
     /// The lowest-peak placement of every pass in [`Pass::ALL`] and the sweep (earlier
     /// ones win ties; the sweep comes last). A named strategy's pass reports that
-    /// strategy, the others [`Strategy::Best`]. Every pass completes, so `best` is
-    /// never above any of them, unless a greedy pass is not affordable: then the sweep
-    /// goes first and the passes end with half of the budget.
+    /// strategy, the others [`Strategy::Best`]. The passes stop (a pass is dropped
+    /// within 1,024 buffers) once half of the time left when they began is spent (the
+    /// first one where none ended before, and no sweep, at the budget's end), so
+    /// that passes of seconds each (12 passes of 6 s on IOPDDL S_1's 4.3·10^7
+    /// overlapping pairs on a loaded machine) leave the rest to the searches and the
+    /// budget holds; the sweep, O(n log n), always completes. With the time, every
+    /// pass completes and `best` is never above any of them (a node budget never
+    /// stops them). Where a greedy pass is not affordable the sweep goes first.
     fn best_greedy(&self) -> Greedy {
-        let sweep_first = !greedy_affordable(self.items);
-        // Passes that cost seconds each leave half of the budget to the local search.
-        let passes_until = self.limits.budget.millis / 2;
+        let sweep_first = self.pairs > GREEDY_PAIRS;
+        let timer = self.limits.timer;
+        let began = timer.elapsed_ms();
+        let passes_until = began + self.limits.budget.millis.saturating_sub(began) / 2;
         let mut best: Option<Greedy> = None;
         // Keeps the placement if it is the lowest so far; true at the lower bound.
         let consider = |best: &mut Option<Greedy>, offsets: Vec<Bytes>, pass, used| {
@@ -384,15 +432,15 @@ impl Run<'_> {
                 break;
             }
             let order = pass.order.sort(self.items);
-            let offsets = if !sweep_first {
-                greedy::place_in_order(self.items, &order, pass.fit)
-            } else {
-                match greedy::place_until(self.items, &order, pass.fit, || {
-                    self.limits.out_of_time() || self.limits.timer.elapsed_ms() >= passes_until
-                }) {
-                    Some(o) => o,
-                    None => break,
-                }
+            // The first pass may run to the end of the budget: on a real graph any
+            // pass is far below the sweep (PanGu-2.6B: +0.76 % against +19.4 %).
+            let until = match best {
+                None => self.limits.budget.millis,
+                Some(_) => passes_until,
+            };
+            let spent = || timer.elapsed_ms() >= until || self.limits.budget.cancelled();
+            let Some(offsets) = greedy::place_until(self.items, &order, pass.fit, spent) else {
+                break;
             };
             let used = [
                 Strategy::GreedyBySize,
@@ -420,22 +468,34 @@ impl Run<'_> {
     /// every other buffer placed around them in breadth order (first fit, then best
     /// fit; a placement is abandoned as soon as it passes the lowest so far). Returns
     /// the lowest placement and its peak. Only where a greedy pass is affordable
-    /// (each try costs up to two); stops at the bound, at three quarters of the
-    /// budget (the searches after it need the rest where it does not reach the
-    /// bound; PanGu-2.6B needs about half of the 2 s default on a loaded machine), or
-    /// at a window that does not fit at the bound.
+    /// (each try costs up to two); stops at the bound, at half of the budget (the
+    /// passes and searches after it need the rest where it does not reach the bound:
+    /// on IOPDDL S_1, where it never does, three quarters left the passes no time;
+    /// PanGu-2.6B needs about a third of the 2 s default on a loaded machine), or at
+    /// a window that does not fit at the bound.
     fn anchor(&mut self) -> Option<(Vec<Bytes>, Bytes)> {
-        if !greedy_affordable(self.items) {
+        if self.pairs > GREEDY_PAIRS {
             return None;
         }
         let until_ms = self.limits.budget.millis / 4 * 3;
+        let half_ms = self.limits.budget.millis / 2;
         let timer = self.limits.timer;
-        let spent = |limits: &Limits| limits.out_of_time() || timer.elapsed_ms() >= until_ms;
+        // Past half of the budget only while the anchored plan is within 10 % of the
+        // bound (PanGu-2.6B: +7.4 % at half width 1, +0.38 % at 2, at the bound at 4;
+        // IOPDDL S_1: +35 % at 1).
+        let near = self.lower_bound.saturating_add(self.lower_bound / 10);
+        let spent = |limits: &Limits, best: Option<Bytes>| {
+            let t = timer.elapsed_ms();
+            limits.out_of_time()
+                || t >= until_ms
+                || (t >= half_ms && best.map_or(true, |b| b > near))
+        };
         let clock = anchor::fullest_clock(self.items)?;
         let order = Order::Breadth.sort(self.items);
         let mut best: Option<(Vec<Bytes>, Bytes)> = None;
         for half in ANCHOR_HALVES {
-            if spent(&self.limits) || best.as_ref().is_some_and(|b| b.1 == self.lower_bound) {
+            let lowest = best.as_ref().map(|b| b.1);
+            if spent(&self.limits, lowest) || lowest == Some(self.lower_bound) {
                 break;
             }
             let (from, to) = (clock.saturating_sub(half), clock.saturating_add(half + 1));
@@ -455,10 +515,11 @@ impl Run<'_> {
             };
             let fixed = window.fixed(self.items.len(), &o);
             for fit in [Fit::First, Fit::Best] {
-                let below = best.as_ref().map_or(Bytes::MAX, |b| b.1 - 1);
+                let lowest = best.as_ref().map(|b| b.1);
+                let below = lowest.map_or(Bytes::MAX, |b| b - 1);
                 let limits = &self.limits;
                 let placed = greedy::place_around(self.items, (&fixed, below), &order, fit, || {
-                    spent(limits)
+                    spent(limits, lowest)
                 });
                 if let Some(offsets) = placed {
                     let peak = bound::peak(self.items, &offsets);
@@ -473,7 +534,7 @@ impl Run<'_> {
     }
 
     /// Iterated greedy from `start`'s order for up to a tenth of the budget (half of
-    /// it above [`SEARCH_MAX`] buffers, where the search does not run), and until
+    /// it where the search does not run, [`Run::searchable`]), and until
     /// [`STALL`] passes in a row find nothing lower. Each pass counts as one node
     /// per buffer, so a node limit decides deterministically.
     fn iterate(&mut self, start: Greedy) -> (Vec<Bytes>, Strategy) {
@@ -481,7 +542,7 @@ impl Run<'_> {
             return (start.offsets, start.used);
         }
         let budget = self.limits.budget;
-        let share = if self.items.len() > SEARCH_MAX { 2 } else { 10 };
+        let share = if self.searchable() { 10 } else { 2 };
         let until_ms = budget.millis / share;
         let until_nodes = budget.max_nodes / share;
         let pass = self.items.len() as u64;
@@ -515,7 +576,7 @@ impl Run<'_> {
     }
 
     /// Ruin and recreate at the peak ([`local::improve`]) from `offsets` for a tenth
-    /// of what is left of the budget (all of it above [`SEARCH_MAX`] buffers, where
+    /// of what is left of the budget (all of it where
     /// the search does not run: below, the search reaches the bound of BERT-base in
     /// seconds and needs them), stopping after [`LOCAL_STALL`] moves in a row without a
     /// lower peak where the search is still to come. Every buffer a move looks at
@@ -527,7 +588,7 @@ impl Run<'_> {
         }
         let budget = self.limits.budget;
         let timer = self.limits.timer;
-        let last = self.items.len() > SEARCH_MAX;
+        let last = !self.searchable();
         let share = if last { 1 } else { 10 };
         let until_ms =
             timer.elapsed_ms() + budget.millis.saturating_sub(timer.elapsed_ms()) / share;
@@ -535,15 +596,16 @@ impl Run<'_> {
             self.limits.nodes + budget.max_nodes.saturating_sub(self.limits.nodes) / share;
         let nodes = &mut self.limits.nodes;
         let cancelled = || budget.cancelled();
-        let (offsets, peak) =
-            local::improve(self.items, offsets, self.lower_bound, 1, |work, stalled| {
-                // The node count never passes the limit, even by the last move's cost.
-                *nodes = (*nodes + work / 4 + 1).min(until_nodes);
-                *nodes < until_nodes
-                    && (last || stalled < LOCAL_STALL)
-                    && timer.elapsed_ms() < until_ms
-                    && !cancelled()
-            });
+        let go = |work: u64, stalled: u32| {
+            // The node count never passes the limit, even by the last move's cost.
+            *nodes = (*nodes + work / 4 + 1).min(until_nodes);
+            *nodes < until_nodes
+                && (last || stalled < LOCAL_STALL)
+                && timer.elapsed_ms() < until_ms
+                && !cancelled()
+        };
+        let stop = || timer.elapsed_ms() >= until_ms || cancelled();
+        let (offsets, peak) = local::improve(self.items, offsets, self.lower_bound, 1, go, stop);
         if peak < start {
             self.report(peak);
             (offsets, Strategy::Best)
@@ -558,14 +620,24 @@ impl Run<'_> {
     /// the best offsets, whether they beat `start`, and whether the search proved
     /// that no smaller peak exists.
     fn search(&mut self, start: Vec<Bytes>, capacity: Option<Bytes>) -> (Vec<Bytes>, bool, bool) {
-        if self.items.len() > SEARCH_MAX {
+        if !self.searchable() {
             return (start, false, false);
         }
         let mut best = start;
         let mut hi = bound::peak(self.items, &best);
-        let mut lo = self.lower_bound;
+        // Every canonical placement's offsets are sums of sizes, so the optimum is a
+        // multiple of their greatest common divisor (1,024 on MiniMalloc's sets):
+        // capacities between two multiples need no search.
+        let step = granularity(self.items);
+        let round_up = |b: Bytes| b.div_ceil(step).saturating_mul(step);
+        let mut lo = round_up(self.lower_bound);
         let mut improved = false;
         let mut proven = true;
+        // After every plan found, one step below it comes next (with a quarter of the
+        // nodes left): MiniMalloc's challenging D fits in 1,047,552 (MiniMalloc finds
+        // 1,046,528 there), where trying the bound right after the capacity spent the
+        // whole budget on one undecided capacity.
+        let mut below_best = false;
         let mut tries: Vec<Bytes> = vec![lo];
         if let Some(c) = capacity.filter(|&c| c > lo && c < hi) {
             tries.push(c);
@@ -577,10 +649,16 @@ impl Run<'_> {
                 proven = false;
                 break;
             }
-            let cap = match tries.pop() {
-                Some(c) if c >= lo && c < hi => c,
-                Some(_) => continue,
-                None => lo + (hi - lo) / 2,
+            let stepping = below_best && hi >= lo.saturating_add(step);
+            below_best = false;
+            let cap = if stepping {
+                hi - step
+            } else {
+                match tries.pop() {
+                    Some(c) if c >= lo && c < hi => c,
+                    Some(_) => continue,
+                    None => lo + (hi - lo) / 2,
+                }
             };
             // Each attempt may spend half of what is left, so an undecided capacity
             // leaves room to bisect above it.
@@ -589,22 +667,27 @@ impl Run<'_> {
                 .budget
                 .max_nodes
                 .saturating_sub(self.limits.nodes);
-            self.limits.stop_at = self.limits.nodes + (left / 2).max(1);
+            let share = if stepping { 4 } else { 2 };
+            self.limits.stop_at = self.limits.nodes + (left / share).max(1);
             let outcome = search::fits(self.items, cap, &mut self.limits);
             match outcome {
                 Outcome::Fits(o) => {
                     hi = bound::peak(self.items, &o);
                     best = o;
                     improved = true;
+                    below_best = true;
                     self.report(hi);
                 }
-                Outcome::Infeasible => lo = cap + 1,
+                Outcome::Infeasible => lo = round_up(cap + 1),
                 Outcome::Undecided => {
                     proven = false;
                     if self.limits.out_of_time() {
                         break;
                     }
-                    lo = cap + 1;
+                    // An undecided step below the best says nothing of the bound.
+                    if !stepping {
+                        lo = round_up(cap + 1);
+                    }
                 }
             }
         }

@@ -98,7 +98,12 @@ pub(crate) fn fits(items: &[Item], capacity: Bytes, limits: &mut Limits) -> Outc
         part.sort_unstable();
         let sub: Vec<Item> = part.iter().map(|&i| items[i]).collect();
         limits.stride = if sub.len() > 1000 { 1 } else { 256 };
-        match Part::new(&sub, capacity).solve(limits) {
+        // Setting a large part up costs seconds (a list per item of every item it
+        // meets): the clock is read while it is built, so the budget's end holds.
+        let Some(search) = Part::new(&sub, capacity, || limits.out_of_time()) else {
+            return Outcome::Undecided;
+        };
+        match search.solve(limits) {
             Outcome::Fits(o) => {
                 for (k, &i) in part.iter().enumerate() {
                     offsets[i] = o[k];
@@ -194,8 +199,13 @@ struct Logs {
     floors: Vec<(u32, Bytes)>,
 }
 
+/// How many items [`Part::new`] handles between two looks at the clock.
+const SETUP_STRIDE: usize = 256;
+
 impl<'a> Part<'a> {
-    fn new(items: &'a [Item], capacity: Bytes) -> Self {
+    /// The part of `items` in `capacity`, or `None` when `stop` said so while it was
+    /// set up (asked every [`SETUP_STRIDE`] items).
+    fn new(items: &'a [Item], capacity: Bytes, stop: impl Fn() -> bool) -> Option<Self> {
         // A section per distinct end time `e`, holding the items with lower < e <= upper
         // (live at e - 1); an item spans sections [#ends <= lower, #ends <= upper).
         let mut ends: Vec<u32> = items.iter().map(|it| it.upper).collect();
@@ -211,6 +221,9 @@ impl<'a> Part<'a> {
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); nsec];
         let mut slot = vec![Vec::new(); items.len()];
         for (i, (it, &(a, b))) in items.iter().zip(&sections).enumerate() {
+            if i % SETUP_STRIDE == SETUP_STRIDE - 1 && stop() {
+                return None;
+            }
             for s in a..b {
                 total[s] += it.size;
                 slot[i].push(members[s].len() as u32);
@@ -227,6 +240,9 @@ impl<'a> Part<'a> {
         by_lower.sort_by_key(|&i| items[i].lower);
         let mut overlaps = vec![Vec::new(); items.len()];
         for (k, &i) in by_lower.iter().enumerate() {
+            if k % SETUP_STRIDE == SETUP_STRIDE - 1 && stop() {
+                return None;
+            }
             for &j in &by_lower[k + 1..] {
                 if items[j].lower >= items[i].upper {
                     break;
@@ -235,7 +251,7 @@ impl<'a> Part<'a> {
                 overlaps[j].push(i as u32);
             }
         }
-        Part {
+        Some(Part {
             items,
             capacity,
             sections,
@@ -249,7 +265,7 @@ impl<'a> Part<'a> {
             affected: Vec::new(),
             min_offset: vec![0; items.len()],
             offset: vec![NONE; items.len()],
-        }
+        })
     }
 
     /// `group` sorted by the preorder `keys`, with section totals as they stand now
