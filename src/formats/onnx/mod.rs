@@ -24,7 +24,7 @@ use graph::{Attrs, Def, Value};
 use ops::{Category, Protect};
 use prost::Message;
 
-pub use ops::KNOWN;
+pub use ops::OPS;
 
 /// Largest tensor accepted, in elements: far above any real model, far below 2^64
 /// bytes, so that sizes computed from a corrupt file never wrap.
@@ -141,8 +141,34 @@ fn refuse_external(what: &str, name: &str, t: &proto::TensorProto) -> Result<()>
     Ok(())
 }
 
-/// The checks that do not depend on the input dims: external data, operator domains
-/// and types.
+/// The shape and element bytes the file gives for a value (a value_info or graph
+/// output entry with every dim a positive number), for operators memplan cannot size.
+fn file_shape(graph: &proto::GraphProto, name: &str) -> Option<(Vec<u64>, u64)> {
+    let v = graph
+        .value_info
+        .iter()
+        .chain(&graph.output)
+        .find(|v| v.name.as_deref() == Some(name))?;
+    let t = v.r#type.as_ref()?.tensor_type.as_ref()?;
+    let dims = t
+        .shape
+        .as_ref()?
+        .dim
+        .iter()
+        .map(|d| d.dim_value.filter(|&x| x > 0).map(|x| x as u64))
+        .collect::<Option<Vec<u64>>>()?;
+    // ONNX's element types: bool, (u)int8 → 1; (b)float16, (u)int16 → 2; 64-bit → 8.
+    let bytes = match t.elem_type.unwrap_or(1) {
+        2 | 3 | 9 => 1,
+        4 | 5 | 10 | 16 => 2,
+        7 | 11 | 13 => 8,
+        _ => 4,
+    };
+    Some((dims, bytes))
+}
+
+/// The checks that do not depend on the input dims: external data, and operators
+/// memplan cannot size that the file gives no shape for.
 fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
     for t in &graph.initializer {
         refuse_external("initializer", t.name.as_deref().unwrap_or(""), t)?;
@@ -153,18 +179,26 @@ fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
         if let Some(t) = Attrs(&node.attribute).tensor("value") {
             refuse_external("Constant", name, t)?;
         }
-        if !matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"))
-            || (op_type != "Constant" && !KNOWN.contains(&op_type))
-        {
-            return Err(Error::whole(format!(
-                "node '{name}' (op type {op_type}{}): {}",
-                node.domain
-                    .as_deref()
-                    .filter(|d| !d.is_empty())
-                    .map(|d| format!(", domain {d}"))
-                    .unwrap_or_default(),
-                ops::unknown()
-            )));
+        let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
+        if !standard || (op_type != "Constant" && !ops::known(op_type)) {
+            // Opened as a generic node when the file gives every output's shape.
+            if let Some(missing) = node
+                .output
+                .iter()
+                .find(|o| !o.is_empty() && file_shape(graph, o).is_none())
+            {
+                return Err(Error::whole(format!(
+                    "node '{name}' (op type {op_type}{}): {}; the file gives no static shape \
+                     for its output '{missing}' (no value_info or graph output entry), so \
+                     no size can be known",
+                    node.domain
+                        .as_deref()
+                        .filter(|d| !d.is_empty())
+                        .map(|d| format!(", domain {d}"))
+                        .unwrap_or_default(),
+                    ops::unknown()
+                )));
+            }
         }
     }
     Ok(())
@@ -191,6 +225,7 @@ impl<'g> Builder<'g> {
             inits.push(Value {
                 dims: d,
                 values: graph::tensor_ints(t),
+                floats: graph::tensor_floats(t),
             });
         }
         let mut inputs = Vec::new();
@@ -220,6 +255,7 @@ impl<'g> Builder<'g> {
             inputs.push(Value {
                 dims: d,
                 values: None,
+                floats: None,
             });
         }
         let uses = graph::uses(graph).map_err(Error::whole)?;
@@ -233,6 +269,26 @@ impl<'g> Builder<'g> {
         };
         b.infer()?;
         Ok(b)
+    }
+
+    /// A node memplan cannot size, opened with the output shapes the file gives (every
+    /// input read whole and protected, as Aidge's default model does); `None` when the
+    /// file lacks one.
+    fn generic(&self, node: &proto::NodeProto, inputs: usize) -> Option<ops::AidgeOp> {
+        let outputs = node
+            .output
+            .iter()
+            .map(|o| file_shape(self.graph, o))
+            .collect::<Option<Vec<_>>>()?;
+        Some(ops::AidgeOp {
+            kind: node.op_type.clone().unwrap_or_default(),
+            naming: ops::Naming::Node,
+            inputs: vec![Category::Data; inputs],
+            protect: vec![Protect::All; inputs],
+            values: Vec::new(),
+            outputs,
+            sized_by_model: true,
+        })
     }
 
     fn value(&self, def: Def) -> &Value {
@@ -250,13 +306,8 @@ impl<'g> Builder<'g> {
             let name = node.name.as_deref().unwrap_or("");
             let fail =
                 |why: String| Error::whole(format!("node '{name}' (op type {op_type}): {why}"));
-            if !matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx")) {
-                return Err(fail(format!(
-                    "operators of domain '{}' are not known to memplan",
-                    node.domain.as_deref().unwrap_or("")
-                )));
-            }
-            if op_type == "Constant" {
+            let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
+            if standard && op_type == "Constant" {
                 let t = Attrs(&node.attribute).tensor("value").ok_or_else(|| {
                     fail("only a Constant with a tensor `value` is supported".into())
                 })?;
@@ -269,6 +320,7 @@ impl<'g> Builder<'g> {
                 self.outs.push(vec![Value {
                     dims,
                     values: graph::tensor_ints(t),
+                    floats: graph::tensor_floats(t),
                 }]);
                 continue;
             }
@@ -276,7 +328,18 @@ impl<'g> Builder<'g> {
                 .iter()
                 .map(|d| d.map(|d| self.value(d)))
                 .collect();
-            let op = ops::convert(op_type, &Attrs(&node.attribute), &ins).map_err(fail)?;
+            let converted = if standard {
+                ops::convert(op_type, &Attrs(&node.attribute), &ins)
+            } else {
+                Err(format!(
+                    "operators of domain '{}' are not known to memplan",
+                    node.domain.as_deref().unwrap_or("")
+                ))
+            };
+            let op = match converted {
+                Ok(op) => op,
+                Err(why) => self.generic(node, ins.len()).ok_or_else(|| fail(why))?,
+            };
             if let Some((d, _)) = op
                 .outputs
                 .iter()
@@ -289,9 +352,11 @@ impl<'g> Builder<'g> {
             let outs: Vec<Value> = op
                 .outputs
                 .iter()
-                .map(|(d, _)| Value {
+                .enumerate()
+                .map(|(o, (d, _))| Value {
                     dims: d.clone(),
-                    values: None,
+                    values: op.values.get(o).cloned().flatten(),
+                    floats: None,
                 })
                 .collect();
             self.ops.push(Some(op));
@@ -382,14 +447,19 @@ impl<'g> Builder<'g> {
             op_node[n] = nodes.len();
             let rank = self.primary_rank(n);
             nodes.push(Node {
-                name: if op.named {
-                    graph::node_name(node)
-                } else {
-                    String::new()
+                name: match op.naming {
+                    ops::Naming::Node => graph::node_name(node),
+                    ops::Naming::Output => node
+                        .output
+                        .first()
+                        .map(|o| graph::aidge_name(o))
+                        .unwrap_or_default(),
+                    ops::Naming::Nameless => String::new(),
                 },
                 kind: op.kind.clone(),
                 producer: false,
                 inputs: Vec::new(),
+                sized_by_model: op.sized_by_model,
                 outputs: op
                     .outputs
                     .iter()
@@ -485,21 +555,22 @@ impl<'g> Builder<'g> {
             .map_or(0, |&d| self.value(d).dims.len())
     }
 
-    /// Aidge's SequentialScheduler runs, in each pass, every consumer whose parents
-    /// have all run: a node runs in the pass after its latest operator parent
-    /// (Producers and graph inputs are there from the start). Inside a pass, file order.
+    /// Aidge's SequentialScheduler runs, in each pass, every consumer whose data
+    /// inputs have all been produced: a node runs in the pass after its latest operator
+    /// parent on a data input (Producers and graph inputs are there from the start;
+    /// attribute inputs such as a Reshape's shape were computed by forward_dims). Inside
+    /// a pass, file order.
     fn wave_order(&self) -> Vec<usize> {
         let mut wave = vec![0usize; self.graph.node.len()];
         let mut order = Vec::new();
         for (n, row) in self.uses.iter().enumerate() {
-            if self.ops[n].is_none() {
-                continue;
-            }
+            let Some(op) = &self.ops[n] else { continue };
             wave[n] = row
                 .iter()
-                .flatten()
-                .filter_map(|d| match *d {
-                    Def::Node(m, _) if self.ops[m].is_some() => Some(wave[m] + 1),
+                .zip(&op.inputs)
+                .filter(|(_, c)| **c == Category::Data)
+                .filter_map(|(d, _)| match *d {
+                    Some(Def::Node(m, _)) if self.ops[m].is_some() => Some(wave[m] + 1),
                     _ => None,
                 })
                 .max()
@@ -543,6 +614,7 @@ fn producer(name: String, v: &Value) -> Node {
         name,
         kind: "Producer".into(),
         producer: true,
+        sized_by_model: false,
         inputs: Vec::new(),
         outputs: vec![output(&v.dims, 4, tag(v.dims.len(), v.dims.len()))],
     }
