@@ -57,10 +57,11 @@ MODELS["bert_small"] = (ROOT / "tests" / "data" / "onnx" / "bert_small.onnx.gz",
 # The corpus of real exports (tests/parity/onnx_corpus.py): weight-free, every input dim fixed.
 CORPUS = ROOT / "tests" / "data" / "onnx" / "corpus"
 for gz in sorted(CORPUS.glob("*.onnx.gz")):
-    MODELS.setdefault(gz.name[:-len(".onnx.gz")], (gz, None, []))
+    MODELS["corpus/" + gz.name[:-len(".onnx.gz")]] = (gz, None, [])
 # The corpus models CI checks (`run.py onnx`): one of each operator family; the whole
 # corpus is `tests/parity/onnx_diff.py --corpus`.
-CI_CORPUS = ["mnasnet1_0", "shufflenet_v2_x1_0", "convnext_tiny", "bert"]
+CI_CORPUS = ["corpus/mnasnet1_0", "corpus/convnext_tiny", "corpus/inception_v3",
+             "corpus/shufflenet_v2_x1_0", "corpus/bert"]
 DRIVERS = [("multiple_mems", "multiple-mems"), ("memory", "memory"),
            ("auto_concat", "auto-concat")]
 
@@ -79,7 +80,11 @@ def aidge_schedule(onnx_path, dims):
         raise AidgeFails(f"aidge_onnx imports {', '.join(generic)} as GenericOperator")
     graph.set_backend("cpu")
     graph.set_datatype(aidge_core.dtype.float32)
-    if not graph.forward_dims(dims, True):
+    try:
+        ok = graph.forward_dims(dims, True)
+    except RuntimeError as e:
+        raise AidgeFails(f"Aidge's forward_dims fails ({str(e).splitlines()[0][:90]})")
+    if not ok:
         raise AidgeFails("Aidge's forward_dims fails")
     s = aidge_core.SequentialScheduler(graph)
     s.generate_scheduling()
@@ -207,6 +212,7 @@ def inflate(data):
 
 def check(name, tmp):
     gz, dims, cli_dims = MODELS[name]
+    name = name.replace("/", "-")
     onnx_path = tmp / f"{name}.onnx"
     data = gzip.open(gz).read() if gz.suffix == ".gz" else gz.read_bytes()
     onnx_path.write_bytes(data)

@@ -180,7 +180,8 @@ fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
             refuse_external("Constant", name, t)?;
         }
         let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
-        if !standard || (op_type != "Constant" && !ops::known(op_type)) {
+        let same_shape = standard && ops::SAME_SHAPE_GENERIC.contains(&op_type);
+        if !same_shape && (!standard || (op_type != "Constant" && !ops::known(op_type))) {
             // Opened as a generic node when the file gives every output's shape.
             if let Some(missing) = node
                 .output
@@ -271,15 +272,23 @@ impl<'g> Builder<'g> {
         Ok(b)
     }
 
-    /// A node memplan cannot size, opened with the output shapes the file gives (every
+    /// A node memplan cannot size, opened with the output shapes the file gives, or
+    /// its input's for the operators of [`ops::SAME_SHAPE_GENERIC`] (every
     /// input read whole and protected, as Aidge's default model does); `None` when the
     /// file lacks one.
-    fn generic(&self, node: &proto::NodeProto, inputs: usize) -> Option<ops::AidgeOp> {
-        let outputs = node
-            .output
-            .iter()
-            .map(|o| file_shape(self.graph, o))
-            .collect::<Option<Vec<_>>>()?;
+    fn generic(&self, node: &proto::NodeProto, ins: &[Option<&Value>]) -> Option<ops::AidgeOp> {
+        let inputs = ins.len();
+        let op_type = node.op_type.as_deref().unwrap_or("");
+        let outputs = match ins.first().copied().flatten() {
+            Some(x) if ops::SAME_SHAPE_GENERIC.contains(&op_type) && node.output.len() == 1 => {
+                vec![(x.dims.clone(), 4)]
+            }
+            _ => node
+                .output
+                .iter()
+                .map(|o| file_shape(self.graph, o))
+                .collect::<Option<Vec<_>>>()?,
+        };
         Some(ops::AidgeOp {
             kind: node.op_type.clone().unwrap_or_default(),
             naming: ops::Naming::Node,
@@ -338,7 +347,7 @@ impl<'g> Builder<'g> {
             };
             let op = match converted {
                 Ok(op) => op,
-                Err(why) => self.generic(node, ins.len()).ok_or_else(|| fail(why))?,
+                Err(why) => self.generic(node, &ins).ok_or_else(|| fail(why))?,
             };
             if let Some((d, _)) = op
                 .outputs
@@ -383,11 +392,11 @@ impl<'g> Builder<'g> {
         Ok(())
     }
 
-    /// Which initializers and which nodes some node reads, and the graph outputs'
-    /// definitions; refuses a graph input read by several nodes or also a graph
-    /// output (Aidge inserts an Identity node there).
+    /// Which initializers and which nodes some node reads, the graph outputs'
+    /// definitions, and which graph inputs get an Identity node (aidge_onnx inserts one
+    /// for an input read by several nodes or also a graph output).
     #[allow(clippy::type_complexity)]
-    fn used(&self) -> Result<(Vec<bool>, Vec<bool>, Vec<Option<Def>>)> {
+    fn used(&self) -> (Vec<bool>, Vec<bool>, Vec<Option<Def>>, Vec<bool>) {
         let g = self.graph;
         let mut used_init = vec![false; self.inits.len()];
         let mut used_node = vec![false; g.node.len()];
@@ -402,30 +411,17 @@ impl<'g> Builder<'g> {
             }
         }
         let outputs: Vec<Option<Def>> = self.graph_outputs();
-        for (i, v) in graph::data_inputs(g).iter().enumerate() {
-            let is_output = outputs.contains(&Some(Def::Input(i)));
-            if readers[i] > 1 || is_output {
-                return Err(Error::whole(format!(
-                    "graph input '{}' is read by {} nodes{}: Aidge inserts an Identity node \
-                     there, which memplan does not model yet",
-                    v.name.as_deref().unwrap_or(""),
-                    readers[i],
-                    if is_output {
-                        " and is a graph output"
-                    } else {
-                        ""
-                    }
-                )));
-            }
-        }
-        Ok((used_init, used_node, outputs))
+        let identity = (0..self.inputs.len())
+            .map(|i| readers[i] > 1 || outputs.contains(&Some(Def::Input(i))))
+            .collect();
+        (used_init, used_node, outputs, identity)
     }
 
     /// The schedule: Producers first (used initializers in file order, then Constant
     /// nodes), then the operators in the scheduler's waves.
     fn schedule(&self) -> Result<Schedule> {
         let g = self.graph;
-        let (used_init, used_node, outputs) = self.used()?;
+        let (used_init, used_node, outputs, identity) = self.used();
         let mut nodes: Vec<Node> = Vec::new();
         let mut init_node = vec![usize::MAX; self.inits.len()];
         let mut op_node = vec![usize::MAX; g.node.len()];
@@ -442,7 +438,27 @@ impl<'g> Builder<'g> {
                 nodes.push(producer(graph::node_name(node), &self.outs[n][0]));
             }
         }
-        for n in self.wave_order() {
+        // aidge_onnx's Identity nodes, named after their graph input, run first.
+        let mut id_node = vec![usize::MAX; self.inputs.len()];
+        for (i, v) in graph::data_inputs(g).iter().enumerate() {
+            if identity[i] {
+                id_node[i] = nodes.len();
+                let dims = &self.inputs[i].dims;
+                nodes.push(Node {
+                    name: graph::aidge_name(v.name.as_deref().unwrap_or("")),
+                    kind: "Identity".into(),
+                    producer: false,
+                    sized_by_model: false,
+                    inputs: vec![Input {
+                        parent: None,
+                        required_data: ops::elements(dims),
+                        required_protected: 0,
+                    }],
+                    outputs: vec![output(dims, 4, tag(dims.len(), dims.len()))],
+                });
+            }
+        }
+        for n in self.wave_order(&identity) {
             let (node, op) = (&g.node[n], self.ops[n].as_ref().expect("ops only"));
             op_node[n] = nodes.len();
             let rank = self.primary_rank(n);
@@ -468,6 +484,7 @@ impl<'g> Builder<'g> {
             });
         }
         let source = |d: Def| match d {
+            Def::Input(i) if identity[i] => Source::Node(id_node[i], 0),
             Def::Input(_) => Source::GraphInput,
             Def::Init(i) => Source::Node(init_node[i], 0),
             Def::Node(m, o) => Source::Node(op_node[m], o),
@@ -515,10 +532,12 @@ impl<'g> Builder<'g> {
             }
         }
         for d in outputs.into_iter().flatten() {
-            if let Def::Node(m, o) = d {
-                if self.ops[m].is_some() {
+            match d {
+                Def::Node(m, o) if self.ops[m].is_some() => {
                     nodes[op_node[m]].outputs[o].graph_output = true;
                 }
+                Def::Input(i) if identity[i] => nodes[id_node[i]].outputs[0].graph_output = true,
+                _ => {}
             }
         }
         let schedule = Schedule { nodes };
@@ -560,7 +579,7 @@ impl<'g> Builder<'g> {
     /// parent on a data input (Producers and graph inputs are there from the start;
     /// attribute inputs such as a Reshape's shape were computed by forward_dims). Inside
     /// a pass, file order.
-    fn wave_order(&self) -> Vec<usize> {
+    fn wave_order(&self, identity: &[bool]) -> Vec<usize> {
         let mut wave = vec![0usize; self.graph.node.len()];
         let mut order = Vec::new();
         for (n, row) in self.uses.iter().enumerate() {
@@ -571,6 +590,7 @@ impl<'g> Builder<'g> {
                 .filter(|(_, c)| **c == Category::Data)
                 .filter_map(|(d, _)| match *d {
                     Some(Def::Node(m, _)) if self.ops[m].is_some() => Some(wave[m] + 1),
+                    Some(Def::Input(i)) if identity[i] => Some(1),
                     _ => None,
                 })
                 .max()

@@ -144,6 +144,20 @@ pub const OPS: &[(&str, &str)] = &[
     ("Where", "Where"),
 ];
 
+/// ONNX operators aidge_onnx 0.10.1 imports as a GenericOperator whose output has,
+/// by ONNX's shape rules, its first input's shape: opened as generic nodes sized so,
+/// even when the file gives no shape.
+pub const SAME_SHAPE_GENERIC: &[&str] = &[
+    "CumSum",
+    "Elu",
+    "Mish",
+    "PRelu",
+    "Selu",
+    "Shrink",
+    "Softsign",
+    "ThresholdedRelu",
+];
+
 /// Whether memplan converts this ONNX operator type.
 pub fn known(op_type: &str) -> bool {
     OPS.iter().any(|(o, _)| *o == op_type)
@@ -826,17 +840,26 @@ fn conv(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     }
     let win = window(attrs, Some([w.dims[2], w.dims[3]]))?;
     let group = attrs.int("group", 1);
+    let [h, wd] = win.out(d[2], d[3], false)?;
     let base = if group == 1 {
         "Conv2D"
     } else if w.dims[1] == 1 {
         "ConvDepthWise2D"
     } else {
-        return Err(format!(
-            "a grouped convolution (group={group}) that is not depth-wise: Aidge 0.10.1 imports it \
-             as a GenericOperator and cannot plan it"
-        ));
+        // A grouped convolution that is not depth-wise: Aidge 0.10.1 imports it as a
+        // GenericOperator (every input a data input) it cannot size; ONNX's shape rule
+        // sizes it.
+        let n = inputs.len();
+        return Ok(AidgeOp {
+            sized_by_model: true,
+            ..op(
+                "Conv",
+                vec![Category::Data; n],
+                vec![Protect::All; n],
+                vec![d[0], w.dims[0], h, wd],
+            )
+        });
     };
-    let [h, wd] = win.out(d[2], d[3], false)?;
     let (kind, protect) = if win.padded() {
         (format!("Padded{base}"), Protect::Padding(win.padding(d)))
     } else {
@@ -860,9 +883,6 @@ fn conv(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
 fn pool(base: &str, attrs: &Attrs, x: &Value, max: bool) -> OpResult {
     let d = rank4(x)?;
     let win = window(attrs, None)?;
-    if !max && win.padded() {
-        return Err("a padded AveragePool is not supported".into());
-    }
     let [h, w] = win.out(d[2], d[3], attrs.int("ceil_mode", 0) != 0)?;
     let dims = vec![d[0], d[1], h, w];
     let (kind, protect, outputs) = if win.padded() {
