@@ -181,20 +181,12 @@ fn read_onnx(path: &Path, dims: &[String]) -> Result<Document> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
     let schedule = formats::onnx::read(&bytes, &dims).map_err(|e| e.in_file(&name))?;
-    let generic: Vec<String> = schedule
-        .nodes
-        .iter()
-        .filter(|n| n.sized_by_model)
-        .map(|n| format!("'{}' ({})", n.name, n.kind))
-        .collect();
-    if !generic.is_empty() {
-        eprintln!(
-            "memplan: {name}: note: {} node(s) sized from the model, not from Aidge's kernels: {}",
-            generic.len(),
-            generic.join(", ")
-        );
+    let mut doc = Document::of_schedule(schedule);
+    doc.warnings = formats::onnx::notes(doc.schedule.as_ref());
+    for w in &doc.warnings {
+        eprintln!("memplan: {name}: warning: {w}");
     }
-    Ok(Document::of_schedule(schedule))
+    Ok(doc)
 }
 
 pub(super) fn plan(a: PlanArgs) -> Result<u8> {

@@ -87,7 +87,10 @@ def aidge_schedule(onnx_path, dims):
     if not ok:
         raise AidgeFails("Aidge's forward_dims fails")
     s = aidge_core.SequentialScheduler(graph)
-    s.generate_scheduling()
+    try:
+        s.generate_scheduling()
+    except RuntimeError as e:
+        raise AidgeFails(f"Aidge's scheduler fails ({str(e).splitlines()[0][:90]})")
     return s
 
 

@@ -152,6 +152,7 @@ pub const SAME_SHAPE_GENERIC: &[&str] = &[
     "Elu",
     "Mish",
     "PRelu",
+    "ScatterND",
     "Selu",
     "Shrink",
     "Softsign",

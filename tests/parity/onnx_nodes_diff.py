@@ -5,7 +5,7 @@ message naming its file and node (or what is wrong with the file), never a panic
 
 Prints one line per refusal kind and the totals; exits non-zero on a panic, a crash or
 a refusal without a message.
-Usage: .venv/bin/python tests/parity/onnx_nodes.py [OP_TYPE ...]
+Usage: .venv/bin/python tests/parity/onnx_nodes_diff.py [OP_TYPE ...]   (or run.py onnx_nodes)
 """
 
 import collections
