@@ -58,6 +58,11 @@ pub struct Node {
     /// Outputs, in order.
     #[serde(default)]
     pub outputs: Vec<Output>,
+    /// True when the node's sizes come from the model file (an ONNX operator neither
+    /// Aidge nor memplan can size, opened with the shapes the file gives), not from
+    /// Aidge's kernels: its data inputs are taken as read whole and protected.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sized_by_model: bool,
 }
 
 /// One data input of a node.

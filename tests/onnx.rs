@@ -208,13 +208,29 @@ fn bad_models_get_clear_messages() {
     );
     let e = run("unknown_op.onnx");
     assert!(
-        e.contains("node '/dw/Sigmoid' (op type Tanh)") && e.contains("does not know"),
+        e.contains("node '/dw/Sigmoid' (op type Celu)") && e.contains("does not know"),
         "{e}"
     );
     // Refused before the page asks for the symbolic dims.
     let unknown = std::fs::read(data("unknown_op.onnx")).unwrap();
     let e = formats::onnx::symbolic_dims(&unknown).unwrap_err();
-    assert!(e.message.contains("(op type Tanh)"), "{e}");
+    assert!(e.message.contains("(op type Celu)"), "{e}");
+    // The same operator with its output shape in value_info: opened, sized from the model.
+    let generic = std::fs::read(data("generic_op.onnx")).unwrap();
+    let s = formats::onnx::read(&generic, &[("N".into(), 2)]).unwrap();
+    let sized: Vec<&str> = s
+        .nodes
+        .iter()
+        .filter(|n| n.sized_by_model)
+        .map(|n| n.kind.as_str())
+        .collect();
+    assert_eq!(sized, ["Celu"]);
+    let celu = s.nodes.iter().find(|n| n.sized_by_model).unwrap();
+    assert_eq!(celu.outputs[0].dims, [2, 8, 8, 8]);
+    assert_eq!(
+        celu.inputs[0].required_protected,
+        celu.inputs[0].required_data
+    );
     // Truncated or garbage bytes under an .onnx name: a message, never a panic.
     let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
     for cut in [1, 7, 100, bytes.len() / 2, bytes.len() - 1] {
@@ -231,4 +247,35 @@ fn bad_models_get_clear_messages() {
     }
     let e = formats::load("x.onnx", b"\x08\x07garbage").unwrap_err();
     assert!(e.to_string().starts_with("x.onnx: "), "{e}");
+}
+
+/// The operator list of docs/formats.md is the code's (`formats::onnx::OPS`), between
+/// its two markers; on a difference the test prints the block to paste.
+#[test]
+fn docs_list_the_operators_of_the_code() {
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/formats.md"),
+    )
+    .unwrap();
+    let (start, end) = (
+        "<!-- onnx-ops: generated from formats::onnx::OPS -->",
+        "<!-- /onnx-ops -->",
+    );
+    let block = docs
+        .split_once(start)
+        .and_then(|(_, rest)| rest.split_once(end))
+        .map(|(b, _)| b.trim().to_string())
+        .expect("docs/formats.md lacks the onnx-ops markers");
+    let want = formats::onnx::OPS
+        .iter()
+        .map(|(onnx, aidge)| {
+            if onnx == aidge {
+                format!("`{onnx}`")
+            } else {
+                format!("`{onnx}` → `{aidge}`")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert_eq!(block, want, "paste this between the markers:\n{want}");
 }

@@ -200,7 +200,11 @@ fn load_onnx(file_name: &str, bytes: &[u8]) -> Option<Result<Document>> {
         return None;
     }
     #[cfg(all(feature = "onnx", not(target_arch = "wasm32")))]
-    return Some(onnx::read(bytes, &[]).map(Document::of_schedule));
+    return Some(onnx::read(bytes, &[]).map(|s| {
+        let mut doc = Document::of_schedule(s);
+        doc.warnings = onnx::notes(doc.schedule.as_ref());
+        doc
+    }));
     #[allow(unreachable_code)]
     Some(Err(Error::whole(
         "an ONNX model: this build of memplan reads none (build with the `onnx` feature, \

@@ -160,7 +160,7 @@ test('a bad .onnx shows a clear message and leaves the plan shown', async () => 
   await h.drop(p, [['unknown_op.onnx', fs.readFileSync(path.join(onnxDir, 'unknown_op.onnx'))]]);
   await p.waitForSelector('#error:not([hidden])');
   const text = await p.textContent('#error');
-  assert.match(text, /unknown_op\.onnx: node '\/dw\/Sigmoid' \(op type Tanh\): memplan does not know this operator/);
+  assert.match(text, /unknown_op\.onnx: node '\/dw\/Sigmoid' \(op type Celu\): memplan does not know this operator/);
   await h.drop(p, [['external_data.onnx', fs.readFileSync(path.join(onnxDir, 'external_data.onnx'))]]);
   await p.waitForFunction(() => /external data/.test(document.getElementById('error').textContent));
   await h.drop(p, [['broken.onnx', Buffer.from([0x08, 0x07, 0x12, 0xff, 0x01])]]);

@@ -8,7 +8,8 @@ alone (no torch), so the models are small when gzipped and the script runs anywh
 aidge_onnx does.
 
 Usage: .venv/bin/python tests/parity/onnx_models.py [OUT_DIR]   (default tests/data/onnx: writes
-NAME.onnx.gz, and tiny_cnn.onnx with the bad models external_data.onnx and unknown_op.onnx)
+NAME.onnx.gz, and tiny_cnn.onnx with the bad models external_data.onnx and unknown_op.onnx, and
+generic_op.onnx)
 Pinned: onnx 1.23.2 (the version aidge_onnx 0.10.1 installs in .venv).
 """
 
@@ -289,7 +290,7 @@ def tiny_cnn():
 
 def bad_models(out):
     """Models memplan must refuse with a clear message: weights in an external file,
-    and an operator it does not know (Tanh)."""
+    and an operator it does not know (Celu) whose output shape the file does not give."""
     m = tiny_cnn()
     t = m.graph.initializer[0]
     t.data_location = TensorProto.EXTERNAL
@@ -301,8 +302,17 @@ def bad_models(out):
     m = tiny_cnn()
     for n in m.graph.node:
         if n.op_type == "Sigmoid":
-            n.op_type = "Tanh"
+            n.op_type = "Celu"
     (out / "unknown_op.onnx").write_bytes(m.SerializeToString())
+    # The same with the Celu's output shape in value_info (batch 2): opened as a node
+    # sized from the model.
+    celu = next(n for n in m.graph.node if n.op_type == "Celu")
+    src = onnx.shape_inference.infer_shapes(tiny_cnn())
+    vi = next(v for v in src.graph.value_info if v.name == celu.output[0])
+    vi.type.tensor_type.shape.dim[0].Clear()
+    vi.type.tensor_type.shape.dim[0].dim_value = 2
+    m.graph.value_info.append(vi)
+    (out / "generic_op.onnx").write_bytes(m.SerializeToString())
 
 
 MODELS = {"resnet34": resnet34, "densenet169": densenet169,

@@ -85,7 +85,8 @@ def schedule_of(scheduler):
         return by_name.get(node.name()) if i is None else i
 
     data_idx = [_data_input_indices(n) for n in order]
-    graph_outputs = {(p[0].name(), p[1]) for p in scheduler.graph_view().get_ordered_outputs()}
+    # Keyed by node identity, not name: nameless nodes (Clip) share the name "".
+    graph_outputs = {(id(p[0]), p[1]) for p in scheduler.graph_view().get_ordered_outputs()}
     nodes = []
     for i, node in enumerate(order):
         op = node.get_operator()
@@ -115,7 +116,7 @@ def schedule_of(scheduler):
             outputs.append({
                 "dims": list(t.dims), "element_bytes": eb, "bytes": t.size * eb,
                 "required_memory": required,
-                "graph_output": (node.name(), o) in graph_outputs,
+                "graph_output": (id(node), o) in graph_outputs,
                 "data_format": str(t.dformat).split(".")[-1].split(":")[0].strip("<> "),
                 "consumers": consumers,
                 "param_readers": param_readers,

@@ -42,6 +42,8 @@ pub struct Value {
     pub dims: Vec<u64>,
     /// The integer contents of a constant, when small and integral (Reshape's shape).
     pub values: Option<Vec<i64>>,
+    /// The contents of a small float constant (Resize's scales).
+    pub floats: Option<Vec<f32>>,
 }
 
 /// aidge_onnx's `onnx_to_aidge_name`: `/`, `.` and `:` become `_`, one leading `_`
@@ -118,6 +120,25 @@ pub fn tensor_ints(t: &TensorProto) -> Option<Vec<i64>> {
         }
         _ => None,
     }
+}
+
+/// Contents of a small FLOAT (1) tensor, raw or typed.
+pub fn tensor_floats(t: &TensorProto) -> Option<Vec<f32>> {
+    const MAX: usize = 64;
+    if t.data_type != Some(1) {
+        return None;
+    }
+    if let Some(raw) = &t.raw_data {
+        if raw.len() % 4 != 0 || raw.len() > MAX * 4 {
+            return None;
+        }
+        return Some(
+            raw.chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
+                .collect(),
+        );
+    }
+    (t.float_data.len() <= MAX).then(|| t.float_data.clone())
 }
 
 /// Where a value comes from.

@@ -24,7 +24,7 @@ use graph::{Attrs, Def, Value};
 use ops::{Category, Protect};
 use prost::Message;
 
-pub use ops::KNOWN;
+pub use ops::OPS;
 
 /// Largest tensor accepted, in elements: far above any real model, far below 2^64
 /// bytes, so that sizes computed from a corrupt file never wrap.
@@ -101,6 +101,27 @@ pub fn read(bytes: &[u8], dims: &[(String, u64)]) -> Result<Schedule> {
     Builder::new(&graph, dims)?.schedule()
 }
 
+/// What the user must know of a schedule read from ONNX: the nodes sized from the
+/// model (the file's shapes or ONNX's rules), not from Aidge's kernels.
+pub fn notes(schedule: Option<&Schedule>) -> Vec<String> {
+    let generic: Vec<String> = schedule
+        .map(|s| &s.nodes[..])
+        .unwrap_or_default()
+        .iter()
+        .filter(|n| n.sized_by_model)
+        .map(|n| format!("'{}' ({})", n.name, n.kind))
+        .collect();
+    if generic.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "{} node(s) sized from the model, not from Aidge's kernels (Aidge 0.10.1 cannot size \
+         them): {}",
+        generic.len(),
+        generic.join(", ")
+    )]
+}
+
 /// Where a value of the graph comes from, in Aidge's graph.
 #[derive(Debug, Clone, Copy)]
 enum Source {
@@ -141,8 +162,34 @@ fn refuse_external(what: &str, name: &str, t: &proto::TensorProto) -> Result<()>
     Ok(())
 }
 
-/// The checks that do not depend on the input dims: external data, operator domains
-/// and types.
+/// The shape and element bytes the file gives for a value (a value_info or graph
+/// output entry with every dim a positive number), for operators memplan cannot size.
+fn file_shape(graph: &proto::GraphProto, name: &str) -> Option<(Vec<u64>, u64)> {
+    let v = graph
+        .value_info
+        .iter()
+        .chain(&graph.output)
+        .find(|v| v.name.as_deref() == Some(name))?;
+    let t = v.r#type.as_ref()?.tensor_type.as_ref()?;
+    let dims = t
+        .shape
+        .as_ref()?
+        .dim
+        .iter()
+        .map(|d| d.dim_value.filter(|&x| x > 0).map(|x| x as u64))
+        .collect::<Option<Vec<u64>>>()?;
+    // ONNX's element types: bool, (u)int8 → 1; (b)float16, (u)int16 → 2; 64-bit → 8.
+    let bytes = match t.elem_type.unwrap_or(1) {
+        2 | 3 | 9 => 1,
+        4 | 5 | 10 | 16 => 2,
+        7 | 11 | 13 => 8,
+        _ => 4,
+    };
+    Some((dims, bytes))
+}
+
+/// The checks that do not depend on the input dims: external data, and operators
+/// memplan cannot size that the file gives no shape for.
 fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
     for t in &graph.initializer {
         refuse_external("initializer", t.name.as_deref().unwrap_or(""), t)?;
@@ -153,18 +200,27 @@ fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
         if let Some(t) = Attrs(&node.attribute).tensor("value") {
             refuse_external("Constant", name, t)?;
         }
-        if !matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"))
-            || (op_type != "Constant" && !KNOWN.contains(&op_type))
-        {
-            return Err(Error::whole(format!(
-                "node '{name}' (op type {op_type}{}): {}",
-                node.domain
-                    .as_deref()
-                    .filter(|d| !d.is_empty())
-                    .map(|d| format!(", domain {d}"))
-                    .unwrap_or_default(),
-                ops::unknown()
-            )));
+        let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
+        let same_shape = standard && ops::SAME_SHAPE_GENERIC.contains(&op_type);
+        if !same_shape && (!standard || (op_type != "Constant" && !ops::known(op_type))) {
+            // Opened as a generic node when the file gives every output's shape.
+            if let Some(missing) = node
+                .output
+                .iter()
+                .find(|o| !o.is_empty() && file_shape(graph, o).is_none())
+            {
+                return Err(Error::whole(format!(
+                    "node '{name}' (op type {op_type}{}): {}; the file gives no static shape \
+                     for its output '{missing}' (no value_info or graph output entry), so \
+                     no size can be known",
+                    node.domain
+                        .as_deref()
+                        .filter(|d| !d.is_empty())
+                        .map(|d| format!(", domain {d}"))
+                        .unwrap_or_default(),
+                    ops::unknown()
+                )));
+            }
         }
     }
     Ok(())
@@ -191,6 +247,7 @@ impl<'g> Builder<'g> {
             inits.push(Value {
                 dims: d,
                 values: graph::tensor_ints(t),
+                floats: graph::tensor_floats(t),
             });
         }
         let mut inputs = Vec::new();
@@ -220,6 +277,7 @@ impl<'g> Builder<'g> {
             inputs.push(Value {
                 dims: d,
                 values: None,
+                floats: None,
             });
         }
         let uses = graph::uses(graph).map_err(Error::whole)?;
@@ -233,6 +291,34 @@ impl<'g> Builder<'g> {
         };
         b.infer()?;
         Ok(b)
+    }
+
+    /// A node memplan cannot size, opened with the output shapes the file gives, or
+    /// its input's for the operators of [`ops::SAME_SHAPE_GENERIC`] (every
+    /// input read whole and protected, as Aidge's default model does); `None` when the
+    /// file lacks one.
+    fn generic(&self, node: &proto::NodeProto, ins: &[Option<&Value>]) -> Option<ops::AidgeOp> {
+        let inputs = ins.len();
+        let op_type = node.op_type.as_deref().unwrap_or("");
+        let outputs = match ins.first().copied().flatten() {
+            Some(x) if ops::SAME_SHAPE_GENERIC.contains(&op_type) && node.output.len() == 1 => {
+                vec![(x.dims.clone(), 4)]
+            }
+            _ => node
+                .output
+                .iter()
+                .map(|o| file_shape(self.graph, o))
+                .collect::<Option<Vec<_>>>()?,
+        };
+        Some(ops::AidgeOp {
+            kind: node.op_type.clone().unwrap_or_default(),
+            naming: ops::Naming::Node,
+            inputs: vec![Category::Data; inputs],
+            protect: vec![Protect::All; inputs],
+            values: Vec::new(),
+            outputs,
+            sized_by_model: true,
+        })
     }
 
     fn value(&self, def: Def) -> &Value {
@@ -250,13 +336,8 @@ impl<'g> Builder<'g> {
             let name = node.name.as_deref().unwrap_or("");
             let fail =
                 |why: String| Error::whole(format!("node '{name}' (op type {op_type}): {why}"));
-            if !matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx")) {
-                return Err(fail(format!(
-                    "operators of domain '{}' are not known to memplan",
-                    node.domain.as_deref().unwrap_or("")
-                )));
-            }
-            if op_type == "Constant" {
+            let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
+            if standard && op_type == "Constant" {
                 let t = Attrs(&node.attribute).tensor("value").ok_or_else(|| {
                     fail("only a Constant with a tensor `value` is supported".into())
                 })?;
@@ -269,6 +350,7 @@ impl<'g> Builder<'g> {
                 self.outs.push(vec![Value {
                     dims,
                     values: graph::tensor_ints(t),
+                    floats: graph::tensor_floats(t),
                 }]);
                 continue;
             }
@@ -276,7 +358,18 @@ impl<'g> Builder<'g> {
                 .iter()
                 .map(|d| d.map(|d| self.value(d)))
                 .collect();
-            let op = ops::convert(op_type, &Attrs(&node.attribute), &ins).map_err(fail)?;
+            let converted = if standard {
+                ops::convert(op_type, &Attrs(&node.attribute), &ins)
+            } else {
+                Err(format!(
+                    "operators of domain '{}' are not known to memplan",
+                    node.domain.as_deref().unwrap_or("")
+                ))
+            };
+            let op = match converted {
+                Ok(op) => op,
+                Err(why) => self.generic(node, &ins).ok_or_else(|| fail(why))?,
+            };
             if let Some((d, _)) = op
                 .outputs
                 .iter()
@@ -289,9 +382,11 @@ impl<'g> Builder<'g> {
             let outs: Vec<Value> = op
                 .outputs
                 .iter()
-                .map(|(d, _)| Value {
+                .enumerate()
+                .map(|(o, (d, _))| Value {
                     dims: d.clone(),
-                    values: None,
+                    values: op.values.get(o).cloned().flatten(),
+                    floats: None,
                 })
                 .collect();
             self.ops.push(Some(op));
@@ -318,11 +413,11 @@ impl<'g> Builder<'g> {
         Ok(())
     }
 
-    /// Which initializers and which nodes some node reads, and the graph outputs'
-    /// definitions; refuses a graph input read by several nodes or also a graph
-    /// output (Aidge inserts an Identity node there).
+    /// Which initializers and which nodes some node reads, the graph outputs'
+    /// definitions, and which graph inputs get an Identity node (aidge_onnx inserts one
+    /// for an input read by several nodes or also a graph output).
     #[allow(clippy::type_complexity)]
-    fn used(&self) -> Result<(Vec<bool>, Vec<bool>, Vec<Option<Def>>)> {
+    fn used(&self) -> (Vec<bool>, Vec<bool>, Vec<Option<Def>>, Vec<bool>) {
         let g = self.graph;
         let mut used_init = vec![false; self.inits.len()];
         let mut used_node = vec![false; g.node.len()];
@@ -337,30 +432,17 @@ impl<'g> Builder<'g> {
             }
         }
         let outputs: Vec<Option<Def>> = self.graph_outputs();
-        for (i, v) in graph::data_inputs(g).iter().enumerate() {
-            let is_output = outputs.contains(&Some(Def::Input(i)));
-            if readers[i] > 1 || is_output {
-                return Err(Error::whole(format!(
-                    "graph input '{}' is read by {} nodes{}: Aidge inserts an Identity node \
-                     there, which memplan does not model yet",
-                    v.name.as_deref().unwrap_or(""),
-                    readers[i],
-                    if is_output {
-                        " and is a graph output"
-                    } else {
-                        ""
-                    }
-                )));
-            }
-        }
-        Ok((used_init, used_node, outputs))
+        let identity = (0..self.inputs.len())
+            .map(|i| readers[i] > 1 || outputs.contains(&Some(Def::Input(i))))
+            .collect();
+        (used_init, used_node, outputs, identity)
     }
 
     /// The schedule: Producers first (used initializers in file order, then Constant
     /// nodes), then the operators in the scheduler's waves.
     fn schedule(&self) -> Result<Schedule> {
         let g = self.graph;
-        let (used_init, used_node, outputs) = self.used()?;
+        let (used_init, used_node, outputs, identity) = self.used();
         let mut nodes: Vec<Node> = Vec::new();
         let mut init_node = vec![usize::MAX; self.inits.len()];
         let mut op_node = vec![usize::MAX; g.node.len()];
@@ -377,19 +459,44 @@ impl<'g> Builder<'g> {
                 nodes.push(producer(graph::node_name(node), &self.outs[n][0]));
             }
         }
-        for n in self.wave_order() {
+        // aidge_onnx's Identity nodes, named after their graph input, run first.
+        let mut id_node = vec![usize::MAX; self.inputs.len()];
+        for (i, v) in graph::data_inputs(g).iter().enumerate() {
+            if identity[i] {
+                id_node[i] = nodes.len();
+                let dims = &self.inputs[i].dims;
+                nodes.push(Node {
+                    name: graph::aidge_name(v.name.as_deref().unwrap_or("")),
+                    kind: "Identity".into(),
+                    producer: false,
+                    sized_by_model: false,
+                    inputs: vec![Input {
+                        parent: None,
+                        required_data: ops::elements(dims),
+                        required_protected: 0,
+                    }],
+                    outputs: vec![output(dims, 4, tag(dims.len(), dims.len()))],
+                });
+            }
+        }
+        for n in self.wave_order(&identity) {
             let (node, op) = (&g.node[n], self.ops[n].as_ref().expect("ops only"));
             op_node[n] = nodes.len();
             let rank = self.primary_rank(n);
             nodes.push(Node {
-                name: if op.named {
-                    graph::node_name(node)
-                } else {
-                    String::new()
+                name: match op.naming {
+                    ops::Naming::Node => graph::node_name(node),
+                    ops::Naming::Output => node
+                        .output
+                        .first()
+                        .map(|o| graph::aidge_name(o))
+                        .unwrap_or_default(),
+                    ops::Naming::Nameless => String::new(),
                 },
                 kind: op.kind.clone(),
                 producer: false,
                 inputs: Vec::new(),
+                sized_by_model: op.sized_by_model,
                 outputs: op
                     .outputs
                     .iter()
@@ -398,6 +505,7 @@ impl<'g> Builder<'g> {
             });
         }
         let source = |d: Def| match d {
+            Def::Input(i) if identity[i] => Source::Node(id_node[i], 0),
             Def::Input(_) => Source::GraphInput,
             Def::Init(i) => Source::Node(init_node[i], 0),
             Def::Node(m, o) => Source::Node(op_node[m], o),
@@ -445,10 +553,12 @@ impl<'g> Builder<'g> {
             }
         }
         for d in outputs.into_iter().flatten() {
-            if let Def::Node(m, o) = d {
-                if self.ops[m].is_some() {
+            match d {
+                Def::Node(m, o) if self.ops[m].is_some() => {
                     nodes[op_node[m]].outputs[o].graph_output = true;
                 }
+                Def::Input(i) if identity[i] => nodes[id_node[i]].outputs[0].graph_output = true,
+                _ => {}
             }
         }
         let schedule = Schedule { nodes };
@@ -485,21 +595,23 @@ impl<'g> Builder<'g> {
             .map_or(0, |&d| self.value(d).dims.len())
     }
 
-    /// Aidge's SequentialScheduler runs, in each pass, every consumer whose parents
-    /// have all run: a node runs in the pass after its latest operator parent
-    /// (Producers and graph inputs are there from the start). Inside a pass, file order.
-    fn wave_order(&self) -> Vec<usize> {
+    /// Aidge's SequentialScheduler runs, in each pass, every consumer whose data
+    /// inputs have all been produced: a node runs in the pass after its latest operator
+    /// parent on a data input (Producers and graph inputs are there from the start;
+    /// attribute inputs such as a Reshape's shape were computed by forward_dims). Inside
+    /// a pass, file order.
+    fn wave_order(&self, identity: &[bool]) -> Vec<usize> {
         let mut wave = vec![0usize; self.graph.node.len()];
         let mut order = Vec::new();
         for (n, row) in self.uses.iter().enumerate() {
-            if self.ops[n].is_none() {
-                continue;
-            }
+            let Some(op) = &self.ops[n] else { continue };
             wave[n] = row
                 .iter()
-                .flatten()
-                .filter_map(|d| match *d {
-                    Def::Node(m, _) if self.ops[m].is_some() => Some(wave[m] + 1),
+                .zip(&op.inputs)
+                .filter(|(_, c)| **c == Category::Data)
+                .filter_map(|(d, _)| match *d {
+                    Some(Def::Node(m, _)) if self.ops[m].is_some() => Some(wave[m] + 1),
+                    Some(Def::Input(i)) if identity[i] => Some(1),
                     _ => None,
                 })
                 .max()
@@ -543,6 +655,7 @@ fn producer(name: String, v: &Value) -> Node {
         name,
         kind: "Producer".into(),
         producer: true,
+        sized_by_model: false,
         inputs: Vec::new(),
         outputs: vec![output(&v.dims, 4, tag(v.dims.len(), v.dims.len()))],
     }

@@ -9,8 +9,8 @@
 
 use super::graph::{Attrs, Value};
 
-/// Whether an ONNX input is a data input of the Aidge node, a parameter, or dropped
-/// (Aidge's node has fewer inputs than the ONNX node).
+/// Whether an ONNX input is a data input of the Aidge node (`Data`, `OptionalData`) or
+/// not (a parameter or an attribute input: `Param`, `Attr`, `OptionalAttr`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Category {
     Data,
@@ -29,14 +29,25 @@ pub enum Protect {
     Padding(u64),
 }
 
+/// Which name aidge_onnx's converter gives the node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Naming {
+    /// The ONNX node's name, else its first output's.
+    Node,
+    /// Its first output's name, whatever the node's (Shape, Squeeze, Unsqueeze, Pad,
+    /// ConstantOfShape).
+    Output,
+    /// No name (Clip).
+    Nameless,
+}
+
 /// One ONNX node as Aidge sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AidgeOp {
     /// Aidge's type (`PaddedConv2D`, `FC`, ...).
     pub kind: String,
-    /// Whether the converter names the node (from the ONNX node's name, else its first
-    /// output); some converters (Clip) create nameless nodes.
-    pub named: bool,
+    /// How the converter names the node.
+    pub naming: Naming,
     /// Category of each ONNX input (shorter than the node's inputs when Aidge drops
     /// trailing ones).
     pub inputs: Vec<Category>,
@@ -45,40 +56,150 @@ pub struct AidgeOp {
     /// Output shapes, and bytes per element of each (4: the exporter's flow sets the
     /// graph to float32; MaxPooling's indices stay int64).
     pub outputs: Vec<(Vec<u64>, u64)>,
+    /// The integer contents of each output when they are known at import (shape
+    /// arithmetic: Shape, Gather, Concat, ... of constants), as Aidge's forward_dims
+    /// computes them; empty when none is.
+    pub values: Vec<Option<Vec<i64>>>,
+    /// True for a node opened with the shapes the file gives (see `Builder::generic`).
+    pub sized_by_model: bool,
 }
 
 /// Why a node cannot be converted: the caller adds the node's name and type.
 pub type OpResult = std::result::Result<AidgeOp, String>;
 
-/// ONNX operator types memplan converts (documented in docs/formats.md).
-pub const KNOWN: &[&str] = &[
-    "Add",
-    "AveragePool",
-    "BatchNormalization",
-    "Clip",
-    "Concat",
-    "Conv",
-    "Div",
-    "Erf",
-    "Flatten",
-    "Gemm",
-    "GlobalAveragePool",
-    "HardSigmoid",
-    "HardSwish",
-    "LayerNormalization",
-    "MatMul",
-    "MaxPool",
-    "Mul",
-    "Relu",
-    "Reshape",
-    "Sigmoid",
-    "Softmax",
-    "Transpose",
+/// Every ONNX operator memplan converts, with the Aidge node type aidge_onnx 0.10.1
+/// makes of it: the one list of them (docs/formats.md's list is checked against it by
+/// tests/onnx.rs). Where the type depends on attributes, the usual one is given.
+pub const OPS: &[(&str, &str)] = &[
+    ("Abs", "Abs"),
+    ("Add", "Add"),
+    ("And", "And"),
+    ("ArgMax", "ArgMax"),
+    ("Atan", "Atan"),
+    ("AveragePool", "AvgPooling2D"),
+    ("BatchNormalization", "BatchNorm2D"),
+    ("Cast", "Cast"),
+    ("Ceil", "Ceil"),
+    ("Clip", "Clip"),
+    ("Concat", "Concat"),
+    ("ConstantOfShape", "ConstantOfShape"),
+    ("Conv", "Conv2D"),
+    ("Cos", "Cos"),
+    ("Div", "Div"),
+    ("Equal", "Equal"),
+    ("Erf", "Erf"),
+    ("Exp", "Exp"),
+    ("Expand", "Expand"),
+    ("Flatten", "Flatten"),
+    ("Floor", "Floor"),
+    ("Gather", "Gather"),
+    ("GatherElements", "GatherElements"),
+    ("Gemm", "FC"),
+    ("GlobalAveragePool", "GlobalAveragePooling"),
+    ("Greater", "Greater"),
+    ("GreaterOrEqual", "GreaterOrEqual"),
+    ("HardSigmoid", "HardSigmoid"),
+    ("HardSwish", "HardSwish"),
+    ("Identity", "Identity"),
+    ("LayerNormalization", "LayerNorm"),
+    ("LeakyRelu", "LeakyReLU"),
+    ("Less", "Less"),
+    ("LessOrEqual", "LessOrEqual"),
+    ("Log", "Ln"),
+    ("MatMul", "MatMul"),
+    ("Max", "Max"),
+    ("MaxPool", "MaxPooling2D"),
+    ("Min", "Min"),
+    ("Mod", "Mod"),
+    ("Mul", "Mul"),
+    ("Neg", "Neg"),
+    ("Not", "Not"),
+    ("Pad", "Pad"),
+    ("Pow", "Pow"),
+    ("Range", "Range"),
+    ("Reciprocal", "Reciprocal"),
+    ("ReduceMax", "ReduceMax"),
+    ("ReduceMean", "ReduceMean"),
+    ("ReduceMin", "ReduceMin"),
+    ("ReduceSum", "ReduceSum"),
+    ("Relu", "ReLU"),
+    ("Reshape", "Reshape"),
+    ("Resize", "Resize"),
+    ("Round", "Round"),
+    ("Shape", "Shape"),
+    ("Sigmoid", "Sigmoid"),
+    ("Sin", "Sin"),
+    ("Slice", "Slice"),
+    ("Softmax", "Softmax"),
+    ("Softplus", "Softplus"),
+    ("Split", "Split"),
+    ("Sqrt", "Sqrt"),
+    ("Squeeze", "Squeeze"),
+    ("Sub", "Sub"),
+    ("Sum", "Sum"),
+    ("Tanh", "Tanh"),
+    ("Tile", "Tile"),
+    ("Transpose", "Transpose"),
+    ("Unsqueeze", "Unsqueeze"),
+    ("Where", "Where"),
 ];
 
+/// ONNX operators aidge_onnx 0.10.1 imports as a GenericOperator whose output has,
+/// by ONNX's shape rules, its first input's shape: opened as generic nodes sized so,
+/// even when the file gives no shape.
+pub const SAME_SHAPE_GENERIC: &[&str] = &[
+    "CumSum",
+    "Elu",
+    "Mish",
+    "PRelu",
+    "ScatterND",
+    "Selu",
+    "Shrink",
+    "Softsign",
+    "ThresholdedRelu",
+];
+
+/// Whether memplan converts this ONNX operator type.
+pub fn known(op_type: &str) -> bool {
+    OPS.iter().any(|(o, _)| *o == op_type)
+}
+
+/// The Aidge type of an operator of [`OPS`] whose kernel computes in place and whose
+/// output has its first input's shape (aidge_backend_cpu registers these kernels with
+/// the in-place model).
+fn elementwise_unary(op_type: &str) -> Option<&'static str> {
+    let kind = OPS.iter().find(|(o, _)| *o == op_type)?.1;
+    matches!(
+        op_type,
+        "Abs"
+            | "Atan"
+            | "Ceil"
+            | "Cos"
+            | "Erf"
+            | "Exp"
+            | "Floor"
+            | "HardSigmoid"
+            | "HardSwish"
+            | "LeakyRelu"
+            | "Log"
+            | "Neg"
+            | "Not"
+            | "Reciprocal"
+            | "Relu"
+            | "Round"
+            | "Sigmoid"
+            | "Sin"
+            | "Softmax"
+            | "Softplus"
+            | "Sqrt"
+            | "Tanh"
+    )
+    .then_some(kind)
+}
+
 /// Converts one node whose input values are known (`None` for an omitted optional input).
-/// Long (about 140 lines) on purpose: one short match arm per operator Aidge maps, so
-/// the whole operator table reads in one place (the shape rules are the helpers).
+/// Long on purpose: one short match arm per operator Aidge maps, so the whole operator
+/// table reads in one place (the shape rules are the helpers).
 pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpResult {
     let x = || -> std::result::Result<&Value, String> {
         inputs
@@ -87,30 +208,75 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             .flatten()
             .ok_or_else(|| "its first input is missing".to_string())
     };
+    let input = |i: usize| inputs.get(i).copied().flatten();
+    if let Some(kind) = elementwise_unary(op_type) {
+        return unary(kind, x()?, Naming::Node);
+    }
     match op_type {
-        "Relu" | "Sigmoid" | "HardSwish" | "HardSigmoid" | "Erf" | "Softmax" => {
-            let kind = match op_type {
-                "Relu" => "ReLU",
-                other => other,
-            };
-            unary(kind, x()?, true)
-        }
         "Clip" => {
-            // Clip's min and max are parameters; the converter names no node.
-            let mut op = unary("Clip", x()?, false)?;
+            // Clip's min and max are attribute inputs; the converter names no node.
+            let mut op = unary("Clip", x()?, Naming::Nameless)?;
             op.inputs = vec![Category::Data, Category::Param, Category::Param];
             op.inputs.truncate(inputs.len().max(1));
             Ok(op)
         }
-        "Add" | "Mul" | "Div" => {
-            let (a, b) = two(inputs)?;
-            let dims = broadcast(&a.dims, &b.dims)?;
-            Ok(op(
+        "Identity" | "Cast" => {
+            let v = x()?;
+            let mut op = op(
                 op_type,
-                vec![Category::Data; 2],
+                vec![Category::Data],
+                vec![if op_type == "Identity" {
+                    Protect::None
+                } else {
+                    Protect::All
+                }],
+                v.dims.clone(),
+            );
+            op.values = vec![v.values.clone()];
+            Ok(op)
+        }
+        "Add" | "Mul" | "Div" | "Sub" | "Pow" | "Equal" | "Greater" | "GreaterOrEqual" | "Less"
+        | "LessOrEqual" | "And" | "Mod" | "Max" | "Min" | "Sum" => {
+            let kind = OPS
+                .iter()
+                .find(|(o, _)| *o == op_type)
+                .map_or(op_type, |r| r.1);
+            let vals: Vec<&Value> = inputs
+                .iter()
+                .map(|v| v.ok_or_else(|| "an input is missing".to_string()))
+                .collect::<std::result::Result<_, _>>()?;
+            if vals.len() < 2 && !matches!(op_type, "Sum" | "Max" | "Min") {
+                return Err("expected two inputs".into());
+            }
+            let mut dims = vals.first().ok_or("it has no input")?.dims.clone();
+            for v in &vals[1..] {
+                dims = broadcast(&dims, &v.dims)?;
+            }
+            let mut o = op(
+                kind,
+                vec![Category::Data; vals.len()],
+                vec![Protect::None; vals.len()],
+                dims.clone(),
+            );
+            if vals.len() == 2 {
+                o.values = vec![arith(op_type, vals[0], vals[1], &dims)];
+            }
+            Ok(o)
+        }
+        "Where" => {
+            let (c, a, b) = match inputs {
+                [Some(c), Some(a), Some(b)] => (c, a, b),
+                _ => return Err("expected three inputs".into()),
+            };
+            let dims = broadcast(&broadcast(&c.dims, &a.dims)?, &b.dims)?;
+            let mut o = op(
+                "Where",
+                vec![Category::Param, Category::Data, Category::Data],
                 vec![Protect::None; 2],
-                dims,
-            ))
+                dims.clone(),
+            );
+            o.values = vec![select(c, a, b, &dims)];
+            Ok(o)
         }
         "MatMul" => {
             let (a, b) = two(inputs)?;
@@ -168,12 +334,22 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
                 }
                 dims[axis] += v.dims[axis];
             }
-            Ok(op(
+            let values = (dims.len() == 1)
+                .then(|| {
+                    vals.iter()
+                        .map(|v| v.values.clone())
+                        .collect::<Option<Vec<_>>>()
+                        .map(|parts| parts.concat())
+                })
+                .flatten();
+            let mut o = op(
                 "Concat",
                 vec![Category::Data; vals.len()],
                 vec![Protect::All; vals.len()],
                 dims,
-            ))
+            );
+            o.values = vec![values];
+            Ok(o)
         }
         "Flatten" => {
             let d = &x()?.dims;
@@ -217,6 +393,237 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
                 dims,
             ))
         }
+        "Shape" => {
+            let d = &x()?.dims;
+            let r = d.len() as i64;
+            let clamp = |v: i64| (if v < 0 { v + r } else { v }).clamp(0, r) as usize;
+            let (s, e) = (clamp(attrs.int("start", 0)), clamp(attrs.int("end", r)));
+            let vals: Vec<i64> = if s < e {
+                d[s..e].iter().map(|&v| v as i64).collect()
+            } else {
+                Vec::new()
+            };
+            let mut o = op(
+                "Shape",
+                vec![Category::Param],
+                vec![],
+                vec![vals.len() as u64],
+            );
+            // Shape's output stays int64 when the graph is set to float32.
+            o.outputs[0].1 = 8;
+            o.naming = Naming::Output;
+            o.values = vec![Some(vals)];
+            Ok(o)
+        }
+        "Gather" => {
+            let (data, idx) = two(inputs)?;
+            let a = axis(attrs.int("axis", 0), data.dims.len())?;
+            let mut dims = data.dims[..a].to_vec();
+            dims.extend(&idx.dims);
+            dims.extend(&data.dims[a + 1..]);
+            let values = match (&data.values, &idx.values, data.dims.len()) {
+                (Some(v), Some(i), 1) => i
+                    .iter()
+                    .map(|&k| {
+                        let k = if k < 0 { k + v.len() as i64 } else { k };
+                        v.get(usize::try_from(k).ok()?).copied()
+                    })
+                    .collect::<Option<Vec<_>>>(),
+                _ => None,
+            };
+            let mut o = op(
+                "Gather",
+                vec![Category::Data, Category::Param],
+                vec![Protect::All],
+                dims,
+            );
+            o.values = vec![values];
+            Ok(o)
+        }
+        "GatherElements" => {
+            let (_, idx) = two(inputs)?;
+            Ok(op(
+                "GatherElements",
+                vec![Category::Data, Category::Param],
+                vec![Protect::All],
+                idx.dims.clone(),
+            ))
+        }
+        "Unsqueeze" => {
+            let v = x()?;
+            let axes = axes_of(attrs, input(1), "axes")?.ok_or("its axes are not constant")?;
+            let r = v.dims.len() + axes.len();
+            let mut at = axes
+                .iter()
+                .map(|&a| axis(a, r))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            at.sort_unstable();
+            let mut dims = v.dims.clone();
+            for a in at {
+                if a > dims.len() {
+                    return Err(format!("axes {axes:?} do not fit rank {r}"));
+                }
+                dims.insert(a, 1);
+            }
+            let mut o = op(
+                "Unsqueeze",
+                vec![Category::Data, Category::Param],
+                vec![Protect::All],
+                dims,
+            );
+            o.naming = Naming::Output;
+            o.values = vec![v.values.clone()];
+            Ok(o)
+        }
+        "Squeeze" => {
+            let v = x()?;
+            let axes = axes_of(attrs, input(1), "axes")?.unwrap_or_default();
+            let at = axes
+                .iter()
+                .map(|&a| axis(a, v.dims.len()))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            let dims: Vec<u64> = v
+                .dims
+                .iter()
+                .enumerate()
+                .filter(|(i, &d)| {
+                    !(if at.is_empty() {
+                        d == 1
+                    } else {
+                        at.contains(i)
+                    })
+                })
+                .map(|(_, &d)| d)
+                .collect();
+            let mut o = op(
+                "Squeeze",
+                vec![Category::Data, Category::Param],
+                vec![Protect::All],
+                dims,
+            );
+            o.naming = Naming::Output;
+            o.values = vec![v.values.clone()];
+            Ok(o)
+        }
+        "Slice" => slice(x()?, inputs),
+        "Split" => split(attrs, x()?, inputs),
+        "ReduceMean" | "ReduceSum" | "ReduceMax" | "ReduceMin" => {
+            let v = x()?;
+            let axes = axes_of(attrs, input(1), "axes")?.unwrap_or_default();
+            let keep = attrs.int("keepdims", 1) != 0;
+            let noop = attrs.int("noop_with_empty_axes", 0) != 0;
+            let at = axes
+                .iter()
+                .map(|&a| axis(a, v.dims.len()))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            let dims = reduce(&v.dims, &at, keep, noop);
+            let mut cats = vec![Category::Data, Category::Param];
+            cats.truncate(inputs.len().max(1));
+            Ok(op(op_type, cats, vec![Protect::None], dims))
+        }
+        "ArgMax" => {
+            let v = x()?;
+            let a = axis(attrs.int("axis", 0), v.dims.len())?;
+            let dims = reduce(&v.dims, &[a], attrs.int("keepdims", 1) != 0, false);
+            Ok(op("ArgMax", vec![Category::Data], vec![Protect::All], dims))
+        }
+        "Expand" => {
+            let (v, s) = two(inputs)?;
+            let shape = s.values.as_ref().ok_or("its shape is not constant")?;
+            let target: Vec<u64> = shape.iter().map(|&d| d.max(1) as u64).collect();
+            let dims = broadcast(&v.dims, &target)?;
+            Ok(op(
+                "Expand",
+                vec![Category::Data, Category::Param],
+                vec![Protect::None],
+                dims,
+            ))
+        }
+        "Tile" => {
+            let (v, r) = two(inputs)?;
+            let reps = r.values.as_ref().ok_or("its repeats are not constant")?;
+            if reps.len() != v.dims.len() || reps.iter().any(|&k| k < 0) {
+                return Err(format!("repeats {reps:?} do not fit dims {:?}", v.dims));
+            }
+            let dims = v
+                .dims
+                .iter()
+                .zip(reps)
+                .map(|(&d, &k)| d.saturating_mul(k as u64))
+                .collect();
+            Ok(op(
+                "Tile",
+                vec![Category::Data; 2],
+                vec![Protect::All; 2],
+                dims,
+            ))
+        }
+        "ConstantOfShape" => {
+            let s = x()?;
+            let shape = s.values.as_ref().ok_or("its shape is not constant")?;
+            let dims = shape
+                .iter()
+                .map(|&d| u64::try_from(d).map_err(|_| format!("shape {shape:?} is negative")))
+                .collect::<std::result::Result<Vec<u64>, _>>()?;
+            let fill = attrs
+                .tensor("value")
+                .and_then(super::graph::tensor_ints)
+                .and_then(|v| v.first().copied())
+                .unwrap_or(0);
+            let mut o = op(
+                "ConstantOfShape",
+                vec![Category::Data],
+                vec![Protect::All],
+                dims.clone(),
+            );
+            o.naming = Naming::Output;
+            o.values = vec![(elements(&dims) <= 64).then(|| vec![fill; elements(&dims) as usize])];
+            Ok(o)
+        }
+        "Range" => {
+            let scalar = |i: usize| -> std::result::Result<i64, String> {
+                input(i)
+                    .and_then(|v| v.values.as_ref())
+                    .and_then(|v| v.first().copied())
+                    .ok_or_else(|| "its start, limit and delta are not constant integers".into())
+            };
+            let (s, l, d) = (scalar(0)?, scalar(1)?, scalar(2)?);
+            if d == 0 {
+                return Err("its delta is 0".into());
+            }
+            let n = ((l - s) as f64 / d as f64).ceil().max(0.0) as u64;
+            let mut o = op("Range", vec![Category::Param; 3], vec![], vec![n]);
+            o.values = vec![(n <= 64).then(|| (0..n as i64).map(|k| s + k * d).collect())];
+            Ok(o)
+        }
+        "Pad" => {
+            let v = x()?;
+            let pads = match input(1) {
+                Some(p) => p.values.clone().ok_or("its pads are not constant")?,
+                None => attrs.ints("pads").map(<[i64]>::to_vec).unwrap_or_default(),
+            };
+            let r = v.dims.len();
+            if pads.len() != 2 * r {
+                return Err(format!("pads {pads:?} do not fit rank {r}"));
+            }
+            let dims = (0..r)
+                .map(|i| {
+                    let d = v.dims[i] as i64 + pads[i] + pads[i + r];
+                    u64::try_from(d).map_err(|_| format!("pads {pads:?} empty its input"))
+                })
+                .collect::<std::result::Result<Vec<u64>, _>>()?;
+            let mut cats = vec![
+                Category::Data,
+                Category::Param,
+                Category::Param,
+                Category::Param,
+            ];
+            cats.truncate(inputs.len().max(1));
+            let mut o = op("Pad", cats, vec![Protect::All], dims);
+            o.naming = Naming::Output;
+            Ok(o)
+        }
+        "Resize" => resize(x()?, inputs),
         _ => Err(unknown()),
     }
 }
@@ -226,7 +633,7 @@ pub fn unknown() -> String {
     format!(
         "memplan does not know this operator (known: {}, Constant); the rest of the graph \
          is not guessed",
-        KNOWN.join(", ")
+        OPS.iter().map(|(o, _)| *o).collect::<Vec<_>>().join(", ")
     )
 }
 
@@ -239,16 +646,18 @@ pub fn elements(dims: &[u64]) -> u64 {
 fn op(kind: &str, inputs: Vec<Category>, protect: Vec<Protect>, dims: Vec<u64>) -> AidgeOp {
     AidgeOp {
         kind: kind.to_string(),
-        named: true,
+        naming: Naming::Node,
         inputs,
         protect,
         outputs: vec![(dims, 4)],
+        values: Vec::new(),
+        sized_by_model: false,
     }
 }
 
-fn unary(kind: &str, x: &Value, named: bool) -> OpResult {
+fn unary(kind: &str, x: &Value, naming: Naming) -> OpResult {
     Ok(AidgeOp {
-        named,
+        naming,
         ..op(
             kind,
             vec![Category::Data],
@@ -432,17 +841,26 @@ fn conv(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     }
     let win = window(attrs, Some([w.dims[2], w.dims[3]]))?;
     let group = attrs.int("group", 1);
+    let [h, wd] = win.out(d[2], d[3], false)?;
     let base = if group == 1 {
         "Conv2D"
     } else if w.dims[1] == 1 {
         "ConvDepthWise2D"
     } else {
-        return Err(format!(
-            "a grouped convolution (group={group}) that is not depth-wise: Aidge 0.10.1 imports it \
-             as a GenericOperator and cannot plan it"
-        ));
+        // A grouped convolution that is not depth-wise: Aidge 0.10.1 imports it as a
+        // GenericOperator (every input a data input) it cannot size; ONNX's shape rule
+        // sizes it.
+        let n = inputs.len();
+        return Ok(AidgeOp {
+            sized_by_model: true,
+            ..op(
+                "Conv",
+                vec![Category::Data; n],
+                vec![Protect::All; n],
+                vec![d[0], w.dims[0], h, wd],
+            )
+        });
     };
-    let [h, wd] = win.out(d[2], d[3], false)?;
     let (kind, protect) = if win.padded() {
         (format!("Padded{base}"), Protect::Padding(win.padding(d)))
     } else {
@@ -452,8 +870,10 @@ fn conv(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     cats.truncate(inputs.len());
     Ok(AidgeOp {
         kind,
-        named: true,
+        naming: Naming::Node,
         inputs: cats,
+        values: Vec::new(),
+        sized_by_model: false,
         protect: vec![protect],
         outputs: vec![(vec![d[0], w.dims[0], h, wd], 4)],
     })
@@ -464,9 +884,6 @@ fn conv(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
 fn pool(base: &str, attrs: &Attrs, x: &Value, max: bool) -> OpResult {
     let d = rank4(x)?;
     let win = window(attrs, None)?;
-    if !max && win.padded() {
-        return Err("a padded AveragePool is not supported".into());
-    }
     let [h, w] = win.out(d[2], d[3], attrs.int("ceil_mode", 0) != 0)?;
     let dims = vec![d[0], d[1], h, w];
     let (kind, protect, outputs) = if win.padded() {
@@ -486,8 +903,10 @@ fn pool(base: &str, attrs: &Attrs, x: &Value, max: bool) -> OpResult {
     };
     Ok(AidgeOp {
         kind,
-        named: true,
+        naming: Naming::Node,
         inputs: vec![Category::Data],
+        values: Vec::new(),
+        sized_by_model: false,
         protect: vec![protect],
         outputs,
     })
@@ -495,32 +914,70 @@ fn pool(base: &str, attrs: &Attrs, x: &Value, max: bool) -> OpResult {
 
 /// Gemm becomes Aidge's FC when it is `x · Wᵀ + b` (transB=1, no transA, alpha =
 /// beta = 1), as torch writes Linear layers; other forms are Aidge's Gemm operator,
-/// which memplan does not know.
+/// whose B is a data input when it is not transposed (aidge_onnx flips transB) and C
+/// one when beta is not 1; its kernel protects A unless alpha scales it, never C.
 fn gemm(attrs: &Attrs, inputs: &[Option<&Value>]) -> OpResult {
     let (x, w) = two(&inputs[..inputs.len().min(2)])?;
-    let fc = attrs.int("transA", 0) == 0
-        && attrs.int("transB", 0) == 1
-        && attrs.float("alpha", 1.0) == 1.0
-        && attrs.float("beta", 1.0) == 1.0;
-    if !fc {
-        return Err(
-            "only Gemm as a fully-connected layer (transB=1, alpha=beta=1) is supported".into(),
-        );
+    let (ta, tb) = (attrs.int("transA", 0) != 0, attrs.int("transB", 0) != 0);
+    let (alpha, beta) = (attrs.float("alpha", 1.0), attrs.float("beta", 1.0));
+    if let Some(c) = inputs.get(2).copied().flatten() {
+        if c.dims.len() > 1 && !(c.dims.len() == 2 && c.dims[0] == 1) {
+            return Err(format!(
+                "its bias has dims {:?}: Aidge 0.10.1 imports it as a GenericOperator",
+                c.dims
+            ));
+        }
     }
-    if x.dims.len() != 2 || w.dims.len() != 2 || x.dims[1] != w.dims[1] {
+    if x.dims.len() != 2 || w.dims.len() != 2 {
         return Err(format!(
-            "input {:?} and weight {:?} do not fit x·Wᵀ",
+            "input {:?} and weight {:?} are not matrices",
             x.dims, w.dims
         ));
     }
-    let mut cats = vec![Category::Data, Category::Param, Category::Param];
+    let (m, k) = if ta {
+        (x.dims[1], x.dims[0])
+    } else {
+        (x.dims[0], x.dims[1])
+    };
+    let (k2, n) = if tb {
+        (w.dims[1], w.dims[0])
+    } else {
+        (w.dims[0], w.dims[1])
+    };
+    if k != k2 {
+        return Err(format!(
+            "input {:?} and weight {:?} do not multiply",
+            x.dims, w.dims
+        ));
+    }
+    let mut cats = if !ta && tb && alpha == 1.0 && beta == 1.0 {
+        let mut cats = vec![Category::Data, Category::Param, Category::Param];
+        cats.truncate(inputs.len());
+        return Ok(op("FC", cats, vec![Protect::All], vec![m, n]));
+    } else {
+        vec![
+            Category::Data,
+            if tb { Category::Param } else { Category::Data },
+            if beta != 1.0 {
+                Category::Data
+            } else {
+                Category::Param
+            },
+        ]
+    };
     cats.truncate(inputs.len());
-    Ok(op(
-        "FC",
-        cats,
-        vec![Protect::All],
-        vec![x.dims[0], w.dims[0]],
-    ))
+    let mut protect = vec![if alpha != 1.0 {
+        Protect::None
+    } else {
+        Protect::All
+    }];
+    if !tb {
+        protect.push(Protect::All);
+    }
+    if beta != 1.0 && inputs.len() > 2 {
+        protect.push(Protect::None);
+    }
+    Ok(op("Gemm", cats, protect, vec![m, n]))
 }
 
 /// Reshape to a constant shape (an initializer or Constant): 0 copies the input's
@@ -563,6 +1020,225 @@ fn reshape(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         vec![Protect::None],
         dims,
     ))
+}
+
+/// Axes given by an attribute (older opsets) or by a constant input; `None` when the
+/// input is there but not constant.
+fn axes_of(
+    attrs: &Attrs,
+    input: Option<&Value>,
+    name: &str,
+) -> std::result::Result<Option<Vec<i64>>, String> {
+    match input {
+        Some(v) => Ok(v.values.clone()),
+        None => Ok(Some(
+            attrs.ints(name).map(<[i64]>::to_vec).unwrap_or_default(),
+        )),
+    }
+}
+
+/// The shape of a reduction over `axes` (all when empty, unless `noop`).
+fn reduce(dims: &[u64], axes: &[usize], keep: bool, noop: bool) -> Vec<u64> {
+    if axes.is_empty() && noop {
+        return dims.to_vec();
+    }
+    let hit = |i: usize| axes.is_empty() || axes.contains(&i);
+    dims.iter()
+        .enumerate()
+        .filter_map(|(i, &d)| match (hit(i), keep) {
+            (true, true) => Some(1),
+            (true, false) => None,
+            (false, _) => Some(d),
+        })
+        .collect()
+}
+
+/// Integer arithmetic of two known small tensors (shape computations), broadcast.
+fn arith(op_type: &str, a: &Value, b: &Value, dims: &[u64]) -> Option<Vec<i64>> {
+    let (va, vb) = (a.values.as_ref()?, b.values.as_ref()?);
+    let n = usize::try_from(elements(dims)).ok()?;
+    if dims.len() > 1 || va.is_empty() || vb.is_empty() {
+        return None;
+    }
+    let at = |v: &[i64], i: usize| v[if v.len() == 1 { 0 } else { i }];
+    (0..n)
+        .map(|i| {
+            let (x, y) = (at(va, i), at(vb, i));
+            Some(match op_type {
+                "Add" => x.checked_add(y)?,
+                "Sub" => x.checked_sub(y)?,
+                "Mul" => x.checked_mul(y)?,
+                "Div" => x.checked_div(y)?,
+                "Equal" => (x == y) as i64,
+                "Greater" => (x > y) as i64,
+                "Less" => (x < y) as i64,
+                "Max" => x.max(y),
+                "Min" => x.min(y),
+                _ => return None,
+            })
+        })
+        .collect()
+}
+
+/// Where of known small tensors.
+fn select(c: &Value, a: &Value, b: &Value, dims: &[u64]) -> Option<Vec<i64>> {
+    let (vc, va, vb) = (c.values.as_ref()?, a.values.as_ref()?, b.values.as_ref()?);
+    let n = usize::try_from(elements(dims)).ok()?;
+    if dims.len() > 1 || vc.is_empty() || va.is_empty() || vb.is_empty() {
+        return None;
+    }
+    let at = |v: &[i64], i: usize| v[if v.len() == 1 { 0 } else { i }];
+    Some(
+        (0..n)
+            .map(|i| if at(vc, i) != 0 { at(va, i) } else { at(vb, i) })
+            .collect(),
+    )
+}
+
+/// Slice with constant starts, ends, axes and steps (ONNX's clamping rules).
+fn slice(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+    let get = |i: usize| inputs.get(i).copied().flatten();
+    let ints = |i: usize, what: &str| -> std::result::Result<Option<Vec<i64>>, String> {
+        match get(i) {
+            None => Ok(None),
+            Some(v) => v
+                .values
+                .clone()
+                .map(Some)
+                .ok_or_else(|| format!("its {what} are not constant")),
+        }
+    };
+    let starts = ints(1, "starts")?.ok_or("its starts are missing")?;
+    let ends = ints(2, "ends")?.ok_or("its ends are missing")?;
+    let r = x.dims.len();
+    let axes = ints(3, "axes")?.unwrap_or_else(|| (0..starts.len() as i64).collect());
+    let steps = ints(4, "steps")?.unwrap_or_else(|| vec![1; starts.len()]);
+    if ends.len() != starts.len() || axes.len() != starts.len() || steps.len() != starts.len() {
+        return Err("its starts, ends, axes and steps differ in length".into());
+    }
+    let mut dims = x.dims.clone();
+    let mut values = x.values.clone().filter(|_| r == 1);
+    for k in 0..starts.len() {
+        let a = axis(axes[k], r)?;
+        let d = x.dims[a] as i64;
+        let step = steps[k];
+        if step == 0 {
+            return Err("a step is 0".into());
+        }
+        let fix = |v: i64| if v < 0 { v.saturating_add(d) } else { v };
+        let (s, e) = (fix(starts[k]), fix(ends[k]));
+        let (s, e) = if step > 0 {
+            (s.clamp(0, d), e.clamp(0, d))
+        } else {
+            (s.clamp(0, d - 1), e.clamp(-1, d - 1))
+        };
+        let n = if step > 0 {
+            ((e - s).max(0) + step - 1) / step
+        } else {
+            ((s - e).max(0) - step - 1) / -step
+        };
+        dims[a] = n as u64;
+        values = values.map(|v| (0..n).map(|i| v[(s + i * step) as usize]).collect());
+    }
+    let mut o = op(
+        "Slice",
+        vec![
+            Category::Data,
+            Category::Param,
+            Category::Param,
+            Category::Param,
+            Category::Param,
+        ],
+        vec![Protect::None],
+        dims,
+    );
+    o.inputs.truncate(inputs.len().max(1));
+    o.values = vec![values];
+    Ok(o)
+}
+
+/// Split into the sizes of its constant `split` input (or attribute), else into
+/// equal parts, one per ONNX output.
+fn split(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+    let a = axis(attrs.int("axis", 0), x.dims.len())?;
+    let d = x.dims[a];
+    let sizes: Vec<u64> = match inputs.get(1).copied().flatten() {
+        Some(v) => v
+            .values
+            .as_ref()
+            .ok_or("its split sizes are not constant")?
+            .iter()
+            .map(|&s| s.max(0) as u64)
+            .collect(),
+        None => match attrs.ints("split") {
+            Some(s) => s.iter().map(|&s| s.max(0) as u64).collect(),
+            None => {
+                let n = attrs.int("num_outputs", 0).max(0) as u64;
+                if n == 0 {
+                    return Err(
+                        "its number of outputs is unknown (no split, no num_outputs)".into(),
+                    );
+                }
+                let each = d.div_ceil(n);
+                (0..n)
+                    .map(|i| each.min(d.saturating_sub(i * each)))
+                    .collect()
+            }
+        },
+    };
+    if sizes.iter().sum::<u64>() != d {
+        return Err(format!("split sizes {sizes:?} do not add up to dim {d}"));
+    }
+    let outputs = sizes
+        .iter()
+        .map(|&s| {
+            let mut dims = x.dims.clone();
+            dims[a] = s;
+            (dims, 4)
+        })
+        .collect();
+    let mut cats = vec![Category::Data, Category::Param];
+    cats.truncate(inputs.len().max(1));
+    Ok(AidgeOp {
+        outputs,
+        ..op("Split", cats, vec![Protect::All], Vec::new())
+    })
+}
+
+/// Resize to constant `sizes` (input 3), or by constant integral `scales` (input 2).
+fn resize(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+    let get = |i: usize| inputs.get(i).copied().flatten();
+    let dims: Vec<u64> = if let Some(s) = get(3) {
+        s.values
+            .as_ref()
+            .ok_or("its sizes are not constant")?
+            .iter()
+            .map(|&v| v.max(0) as u64)
+            .collect()
+    } else if let Some(sc) = get(2) {
+        let f = sc.floats.as_ref().ok_or("its scales are not constant")?;
+        if f.len() != x.dims.len() {
+            return Err(format!("scales {f:?} do not fit dims {:?}", x.dims));
+        }
+        x.dims
+            .iter()
+            .zip(f)
+            .map(|(&d, &s)| (d as f64 * s as f64).floor().max(0.0) as u64)
+            .collect()
+    } else {
+        return Err("it has neither scales nor sizes".into());
+    };
+    if dims.len() != x.dims.len() {
+        return Err(format!("sizes {dims:?} do not fit dims {:?}", x.dims));
+    }
+    let mut cats = vec![
+        Category::Data,
+        Category::Param,
+        Category::Param,
+        Category::Param,
+    ];
+    cats.truncate(inputs.len().max(1));
+    Ok(op("Resize", cats, vec![Protect::None], dims))
 }
 
 #[cfg(test)]

@@ -86,6 +86,8 @@ pub struct TensorProto {
     pub dims: Vec<i64>,
     #[prost(int32, optional, tag = "2")]
     pub data_type: Option<i32>,
+    #[prost(float, repeated, tag = "4")]
+    pub float_data: Vec<f32>,
     #[prost(int32, repeated, tag = "5")]
     pub int32_data: Vec<i32>,
     #[prost(int64, repeated, tag = "7")]
