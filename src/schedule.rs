@@ -144,7 +144,41 @@ fn one() -> u64 {
     1
 }
 
+/// How many nodes sized from the model a warning names before it counts the rest.
+pub const NAMED_SIZED: usize = 8;
+
 impl Schedule {
+    /// The nodes sized from the model file (ONNX operators neither Aidge nor memplan
+    /// can size), in schedule order: the page marks their planes.
+    pub fn sized_by_model(&self) -> Vec<&Node> {
+        self.nodes.iter().filter(|n| n.sized_by_model).collect()
+    }
+
+    /// What the user must know when the schedule has nodes sized from the model: a
+    /// warning naming them (the first [`NAMED_SIZED`], then a count), or `None`.
+    /// Said by every reader of the schedule (ONNX model, memplan JSON), so the CLI and
+    /// the page say the same.
+    pub fn sized_by_model_note(&self) -> Option<String> {
+        let sized = self.sized_by_model();
+        if sized.is_empty() {
+            return None;
+        }
+        let mut names: Vec<String> = sized
+            .iter()
+            .take(NAMED_SIZED)
+            .map(|n| format!("'{}' ({})", n.name, n.kind))
+            .collect();
+        if sized.len() > NAMED_SIZED {
+            names.push(format!("and {} more", sized.len() - NAMED_SIZED));
+        }
+        Some(format!(
+            "{} node(s) sized from the model, not from Aidge's kernels (Aidge 0.10.1 cannot \
+             size them): {}",
+            sized.len(),
+            names.join(", ")
+        ))
+    }
+
     /// Checks every cross-reference: parents and consumers name existing nodes,
     /// outputs and inputs; each consumer's input names this output as its parent
     /// and vice versa; parents run before their readers (no cycles); sizes agree.

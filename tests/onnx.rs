@@ -231,6 +231,15 @@ fn bad_models_get_clear_messages() {
         celu.inputs[0].required_protected,
         celu.inputs[0].required_data
     );
+    // Converted to memplan JSON (what the page opens), the file still warns, naming it.
+    let json = formats::memplan_json::write(&formats::Document::of_schedule(s.clone()));
+    let doc = formats::load("generic_op.memplan.json", json.as_bytes()).unwrap();
+    let want = format!(
+        "1 node(s) sized from the model, not from Aidge's kernels (Aidge 0.10.1 cannot size \
+         them): '{}' (Celu)",
+        celu.name
+    );
+    assert_eq!(doc.warnings, [want]);
     // Truncated or garbage bytes under an .onnx name: a message, never a panic.
     let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
     for cut in [1, 7, 100, bytes.len() / 2, bytes.len() - 1] {

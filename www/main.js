@@ -83,6 +83,9 @@ function fillDetails(dl, info) {
     ['space', `${info.space} in ${info.component}`],
   ];
   if (info.wrap) rows.push(['wrapped', info.wrap]);
+  if (planning.sizedByModel(viewer.current(), info.node)) {
+    rows.push(['sizes', 'from the model, not from Aidge\'s kernels (Aidge 0.10.1 cannot size this node)']);
+  }
   for (const f of info.findings) rows.push(['problem', f]);
   for (const [k, v] of rows) {
     dl.append(el('dt', k), el('dd', v));

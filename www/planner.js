@@ -51,7 +51,7 @@ export class PlanWorker {
    * Plans `source` (a Blob) named `name` (with `companion`, `{ name, source }`, the file it
    * needs beside it, if any) with `strategy` within `millis`. `key`
    * identifies the source, so a re-plan of the same key skips parsing. Resolves to
-   * { wire: Uint8Array, report, warnings }.
+   * { wire: Uint8Array, report, warnings, sized_by_model }.
    */
   run({ key, name, source, companion, strategy, millis }, onProgress) {
     if (this.pending) this.cancel();

@@ -55,6 +55,11 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
    * thread's decode (in slices) + layout (`showPlan`), and the size of the hand-off.
    */
   const last = { asked: 0, answered: 0, drop_to_shown_ms: 0, worker_ms: 0, handoff_ms: 0, wire_bytes: 0 };
+  /**
+   * Per file id: what its reader warned of, and the names of its nodes sized from the
+   * model (ONNX operators Aidge cannot size), whose planes' details say so.
+   */
+  const notes = new Map();
 
   function busy(on) {
     $('cancel').hidden = !on;
@@ -87,6 +92,7 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
         (p) => progress(name, p));
       const t1 = performance.now();
       const id = await showPlan(viewer, job, r);
+      notes.set(id, { warnings: r.warnings ?? [], sized: new Set(r.sized_by_model ?? []) });
       Object.assign(last, {
         asked: t0,
         answered: t1,
@@ -143,6 +149,7 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     const errors = [];
     const renamed = [];
     const ids = [];
+    const warned = [];
     for (const { name, source, companion } of items) {
       try {
         const id = await plan(viewer.open_job(name, source, companion?.name, companion?.source));
@@ -150,15 +157,17 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
         // A second memory_info.txt opens as `memory_info.txt (2)`: say so.
         const shown = viewer.file_name(id);
         if (shown !== name) renamed.push(`“${shown}”`);
+        for (const w of notes.get(id)?.warnings ?? []) warned.push(`${shown}: ${w}`);
       } catch (e) {
         if (e instanceof Cancelled) break; // Cancel stops the whole batch
         errors.push(e.message);
       }
     }
     if (errors.length) showError(errors.join('\n')); else clearError();
-    notify(renamed.length
-      ? `A file of the same name was already open, so this one opened as ${renamed.join(', ')}. Rename… names it.`
-      : null);
+    const said = renamed.length
+      ? [`A file of the same name was already open, so this one opened as ${renamed.join(', ')}. Rename… names it.`]
+      : [];
+    notify([...said, ...warned].join('\n') || null);
     update();
     return ids;
   }
@@ -180,5 +189,8 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
   $('cancel').addEventListener('click', () => worker.cancel());
   $('files').addEventListener('change', showReport);
 
-  return { open, replan, showReport, last, get busy() { return worker.busy; } };
+  /** Whether node `node` of file `id` was sized from the model, not from Aidge's kernels. */
+  const sizedByModel = (id, node) => notes.get(id)?.sized.has(node) ?? false;
+
+  return { open, replan, showReport, sizedByModel, last, get busy() { return worker.busy; } };
 }

@@ -222,8 +222,7 @@ fn read_onnx(path: &Path, dims: &[String]) -> Result<Document> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
     let schedule = formats::onnx::read(&bytes, &dims).map_err(|e| e.in_file(&name))?;
-    let mut doc = Document::of_schedule(schedule);
-    doc.warnings = formats::onnx::notes(doc.schedule.as_ref());
+    let doc = Document::of_schedule(schedule);
     for w in &doc.warnings {
         eprintln!("memplan: {name}: warning: {w}");
     }

@@ -167,7 +167,7 @@ pub(super) fn read_well_formed(text: &str) -> Option<Result<Document>> {
 }
 
 /// Checks a parsed v1 document: it holds something, and what it holds is valid.
-fn finish(file: FileV1, warnings: Vec<String>) -> Result<Document> {
+fn finish(file: FileV1, mut warnings: Vec<String>) -> Result<Document> {
     let FileV1 {
         mut plan,
         schedule,
@@ -182,6 +182,8 @@ fn finish(file: FileV1, warnings: Vec<String>) -> Result<Document> {
     }
     if let Some(schedule) = &schedule {
         schedule.validate()?;
+        // A converted ONNX model (the page's, `memplan convert`'s) still says it.
+        warnings.extend(schedule.sized_by_model_note());
     }
     if let Some(plan) = &mut plan {
         validate_plan(plan, "$.plan")?;

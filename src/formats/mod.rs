@@ -96,14 +96,15 @@ impl Document {
         Document::plan(Format::Memplan, plan)
     }
 
-    /// A document holding only a schedule read from an ONNX model.
+    /// A document holding only a schedule read from an ONNX model, warning of its
+    /// nodes sized from the model.
     pub fn of_schedule(schedule: crate::schedule::Schedule) -> Self {
         Document {
             format: Format::Onnx,
             plan: None,
+            warnings: schedule.sized_by_model_note().into_iter().collect(),
             schedule: Some(schedule),
             buffers: None,
-            warnings: Vec::new(),
         }
     }
 
@@ -200,11 +201,7 @@ fn load_onnx(file_name: &str, bytes: &[u8]) -> Option<Result<Document>> {
         return None;
     }
     #[cfg(all(feature = "onnx", not(target_arch = "wasm32")))]
-    return Some(onnx::read(bytes, &[]).map(|s| {
-        let mut doc = Document::of_schedule(s);
-        doc.warnings = onnx::notes(doc.schedule.as_ref());
-        doc
-    }));
+    return Some(onnx::read(bytes, &[]).map(Document::of_schedule));
     #[allow(unreachable_code)]
     Some(Err(Error::whole(
         "an ONNX model: this build of memplan reads none (build with the `onnx` feature, \

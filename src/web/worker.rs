@@ -55,6 +55,16 @@ impl Planner {
         self.session.document().warnings.clone()
     }
 
+    /// The nodes sized from the model, not from Aidge's kernels (an ONNX model's
+    /// operators Aidge cannot size): the page marks their planes' details.
+    #[wasm_bindgen(js_name = sizedByModel)]
+    pub fn sized_by_model(&self) -> Vec<String> {
+        let schedule = self.session.document().schedule.as_ref();
+        schedule.map_or_else(Vec::new, |s| {
+            s.sized_by_model().iter().map(|n| n.name.clone()).collect()
+        })
+    }
+
     /// The last [`Planner::plan`]'s report (`planning::PlanReport`), or null.
     pub fn report(&self) -> JsValue {
         self.report.as_ref().map_or(JsValue::NULL, to_js)

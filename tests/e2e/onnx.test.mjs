@@ -154,6 +154,73 @@ test('symbolic dims are asked for, the model\'s defaults filled in', async () =>
   await p.close();
 });
 
+/** The nodes `memplan convert` (the same reader natively) marks as sized from the model. */
+function cliSized(file, name, dims = []) {
+  const tmp = path.join(h.results, `${name}.onnx`);
+  fs.writeFileSync(tmp, bytesOf(file));
+  const json = path.join(h.results, `${name}.memplan.json`);
+  execFileSync(cli(), ['convert', tmp, '-o', json, ...dims], { stdio: ['ignore', 'ignore', 'ignore'] });
+  return JSON.parse(fs.readFileSync(json, 'utf8')).schedule.nodes.filter((n) => n.sized_by_model);
+}
+
+/** Pins plane `i` as a user does (its name in the search box, Enter); resolves to the side panel's text. */
+async function pinPlane(p, i) {
+  const { name, node } = await p.evaluate((k) => window.__memplan.viewer.plane_info(k), i);
+  await p.fill('#search', name);
+  await p.press('#search', 'Enter');
+  await p.waitForFunction((n) => document.getElementById('pinned').textContent.startsWith(`plane${n}node`), name);
+  const text = await p.textContent('#pinned');
+  assert.ok(text.startsWith(`plane${name}node${node}`), text);
+  return text;
+}
+
+const FROM_MODEL = "from the model, not from Aidge's kernels";
+
+test('nodes Aidge cannot size are marked in the notice and in their planes\' details', async () => {
+  const p = await page();
+  // One such node (Celu, its shape in value_info), behind the symbolic-dims form.
+  const generic = path.join(onnxDir, 'generic_op.onnx');
+  const [celu] = cliSized(generic, 'generic_op');
+  let n = (await p.evaluate(() => window.__memplan.files())).length;
+  await h.drop(p, [['generic_op.onnx', fs.readFileSync(generic)]]);
+  await p.waitForSelector('dialog.onnx-dims[open]');
+  await p.keyboard.press('Enter');
+  await h.waitForFiles(p, n + 1);
+  await p.waitForSelector('#notice:not([hidden])');
+  let notice = await p.textContent('#notice');
+  assert.ok(notice.includes(`generic_op.onnx: 1 node(s) sized ${FROM_MODEL}`), notice);
+  assert.ok(notice.includes(`'${celu.name}' (Celu)`), notice);
+  // A corpus model with many (RegNet's grouped convolutions): counted, the first named.
+  const regnet = path.join(onnxDir, 'corpus/regnet_x_400mf.onnx.gz');
+  const sized = cliSized(regnet, 'regnet_x_400mf');
+  assert.ok(sized.length > 8, `${sized.length} nodes sized from the model`);
+  n += 1;
+  await h.drop(p, [['regnet_x_400mf.onnx', bytesOf(regnet)]]);
+  await h.waitForFiles(p, n + 1);
+  await p.waitForFunction(() => /regnet_x_400mf/.test(document.getElementById('notice').textContent));
+  notice = await p.textContent('#notice');
+  assert.ok(notice.includes(`regnet_x_400mf.onnx: ${sized.length} node(s) sized ${FROM_MODEL}`), notice);
+  assert.ok(notice.includes(`'${sized[0].name}' (${sized[0].type})`), notice);
+  assert.ok(notice.includes(`and ${sized.length - 8} more`), notice);
+  // A plane of such a node says it in its details; a plane of another node does not.
+  const names = new Set(sized.map((x) => x.name));
+  const nodes = await p.evaluate(() => {
+    const v = window.__memplan.viewer;
+    return Array.from({ length: v.plane_count() }, (_, i) => v.plane_info(i).node);
+  });
+  const marked = nodes.findIndex((x) => names.has(x));
+  const plain = nodes.findIndex((x) => !names.has(x));
+  assert.ok(marked >= 0 && plain >= 0);
+  assert.ok((await pinPlane(p, marked)).includes(FROM_MODEL), `plane ${marked} of ${nodes[marked]}`);
+  assert.ok(!(await pinPlane(p, plain)).includes(FROM_MODEL), `plane ${plain} of ${nodes[plain]}`);
+  // A model without such nodes leaves no such notice.
+  await dropServed(p, 'squeezenet1_1');
+  await h.waitForFiles(p, n + 2);
+  assert.ok(!(await p.textContent('#notice')).includes(FROM_MODEL));
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
 test('a bad .onnx shows a clear message and leaves the plan shown', async () => {
   const p = await page();
   const before = await h.summary(p);

@@ -101,27 +101,6 @@ pub fn read(bytes: &[u8], dims: &[(String, u64)]) -> Result<Schedule> {
     Builder::new(&graph, dims)?.schedule()
 }
 
-/// What the user must know of a schedule read from ONNX: the nodes sized from the
-/// model (the file's shapes or ONNX's rules), not from Aidge's kernels.
-pub fn notes(schedule: Option<&Schedule>) -> Vec<String> {
-    let generic: Vec<String> = schedule
-        .map(|s| &s.nodes[..])
-        .unwrap_or_default()
-        .iter()
-        .filter(|n| n.sized_by_model)
-        .map(|n| format!("'{}' ({})", n.name, n.kind))
-        .collect();
-    if generic.is_empty() {
-        return Vec::new();
-    }
-    vec![format!(
-        "{} node(s) sized from the model, not from Aidge's kernels (Aidge 0.10.1 cannot size \
-         them): {}",
-        generic.len(),
-        generic.join(", ")
-    )]
-}
-
 /// Where a value of the graph comes from, in Aidge's graph.
 #[derive(Debug, Clone, Copy)]
 enum Source {
