@@ -8,8 +8,12 @@
 // docs/benchmarks.md. `--dense`: dense traces without offsets instead
 // (`gen-synthetic.mjs n --dense`, ~2,500 buffers live at any step), which the worker
 // places on open (`strategies::place_default`), and no JSON or `best` rows.
+// `--onnx MODEL.onnx[.gz]...`: those models only, each dropped as the page converts
+// one (its lazily loaded ONNX module, symbolic dims at their defaults) then planned as
+// Aidge 0.10.1 plans it; the time runs from the model's bytes to the first frame.
 // Numbers are from one machine: compare, don't quote.
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -20,10 +24,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(root, process.env.MEMPLAN_DIST ?? 'dist');
 const argv = process.argv.slice(2);
 const dense = argv.includes('--dense');
-const sizes = argv.filter((a) => a !== '--dense').map(Number);
+const onnx = argv.includes('--onnx');
+const sizes = argv.filter((a) => a !== '--dense' && a !== '--onnx').map(onnx ? String : Number);
 const tmp = fs.mkdtempSync(path.join(dist, 'bench-'));
 const cases = [];
-for (const n of sizes.length ? sizes : [100000, 1000000]) {
+for (const file of onnx ? sizes : []) {
+  const name = path.basename(file).replace(/\.gz$/, '');
+  const bytes = fs.readFileSync(file);
+  fs.writeFileSync(path.join(tmp, name), file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes);
+  cases.push([`${name}, converted then as loaded`, name, 'onnx']);
+}
+for (const n of onnx ? [] : sizes.length ? sizes : [100000, 1000000]) {
   const name = `synthetic-${n}.csv`;
   fs.writeFileSync(path.join(tmp, name),
     execFileSync('node', [path.join(root, 'scripts/gen-synthetic.mjs'), String(n), ...(dense ? ['--dense'] : [])], { maxBuffer: 1 << 30 }));
@@ -36,7 +47,7 @@ for (const n of sizes.length ? sizes : [100000, 1000000]) {
     cases.push([`synthetic ${n.toLocaleString('en-US')} planes JSON (wrap + stride), as loaded`, json, 'aidge']);
   }
 }
-if (!dense) {
+if (!dense && !onnx) {
   fs.copyFileSync(path.join(root, 'tests/data/bench/minimalloc/C.1048576.csv'), path.join(tmp, 'C.1048576.csv'));
   cases.push(['MiniMalloc C (203 buffers), best', 'C.1048576.csv', 'best']);
 }
@@ -63,8 +74,15 @@ try {
       const m = window.__memplan;
       document.getElementById('budget').value = '10000';
       const t0 = performance.now();
-      await m.planning.open([{ name, source }]);
-      if (strategy !== 'aidge') {
+      if (strategy === 'onnx') {
+        // What the page does with a dropped model (main.js openFiles), less the form.
+        const { convert } = await import(new URL('onnx.js', location.href).href);
+        const json = await convert(name, new Uint8Array(await source.arrayBuffer()));
+        await m.planning.open([{ name, source: new Blob([json], { type: 'application/json' }) }]);
+      } else {
+        await m.planning.open([{ name, source }]);
+      }
+      if (strategy !== 'aidge' && strategy !== 'onnx') {
         document.getElementById('strategy').value = strategy;
         await m.planning.replan();
       }
@@ -74,7 +92,8 @@ try {
       return { total, bytes: source.size, ...m.planning.last, longest: longest.ms, planes: m.summary().planes };
     }, { href: `${path.basename(tmp)}/${name}`, name, strategy });
     const ms = (v) => `${Math.round(v)} ms`;
-    console.log(`| ${label} | ${r.bytes.toLocaleString('en-US')} | ${ms(r.total)} | ${ms(r.worker_ms)} | ${ms(r.handoff_ms)} | ${r.wire_bytes.toLocaleString('en-US')} | ${ms(r.longest)} |`);
+    const what = strategy === 'onnx' ? `${label} (${r.planes} planes)` : label;
+    console.log(`| ${what} | ${r.bytes.toLocaleString('en-US')} | ${ms(r.total)} | ${ms(r.worker_ms)} | ${ms(r.handoff_ms)} | ${r.wire_bytes.toLocaleString('en-US')} | ${ms(r.longest)} |`);
     await page.close();
   }
 } finally {
