@@ -176,6 +176,34 @@ fn convert_round_trips_and_picks_formats_by_extension() {
         .stderr(predicate::str::contains("out.xyz"));
 }
 
+/// A placed CSV whose ids are not its row numbers (IOPDDL's sets list them out of
+/// order) keeps its ids through `convert --format csv`: from the list itself, and
+/// from the plan `memplan plan` makes of it (which keeps the offsets; the ids are
+/// then only the planes' labels). Each buffer comes back with its own id and offset,
+/// even where an id is another row's number.
+#[test]
+fn convert_to_csv_keeps_the_buffers_ids() {
+    let text = "id,lower,upper,size,offset\n3,0,2,8,0\n1,1,3,4,8\n0,2,4,8,12\nb,0,4,2,20\n";
+    let csv = temp("ids.csv", text);
+    let plan = temp("ids.plan.json", "");
+    memplan()
+        .arg("plan")
+        .arg(&csv)
+        .arg("-o")
+        .arg(&plan)
+        .assert()
+        .code(0);
+    for input in [&csv, &plan] {
+        memplan()
+            .arg("convert")
+            .arg(input)
+            .args(["-o", "-", "--format", "csv"])
+            .assert()
+            .code(0)
+            .stdout(text);
+    }
+}
+
 /// Aidge's auto-concat on Inception blocks (4-input Concats) wraps some plane sizes
 /// below zero in `size_t` and prints their ends past 2^64; this log was written by the
 /// real wheel (tests/parity/wrapped_log_diff.py, which also found the peak 4224 and the

@@ -226,38 +226,47 @@ fn named_greedy_strategies_are_the_standard_passes() {
     }
 }
 
-/// TFLM's planner on equal sizes: input order, each at the lowest gap among the
-/// buffers live with it; TFLite's: earlier start first, each in the smallest gap.
+/// TFLM's planner on equal sizes: the buffer listed last first (it sorts a list filled
+/// from the tail), each at the lowest gap among the buffers live with it; TFLite's:
+/// earlier start first, each in the smallest gap.
 #[test]
 fn tie_rules_follow_tflm_and_tflite() {
     let b = |id: &str, lower, upper, size| Buffer::new(id, lower, upper, size);
-    // Equal sizes: TFLM keeps input order (`late` first, at 0), TFLite puts `early`
-    // (earlier start) first.
+    // Equal sizes: TFLM puts `early` (listed last) first, at 0, and so does TFLite
+    // (earlier start); listed the other way round, TFLM puts `late` first.
     let list = BufferList {
         buffers: vec![b("late", 2, 4, 8), b("early", 0, 3, 8)],
         capacity: None,
     };
     let tflm = place_pass(&list, Pass::TFLM).unwrap();
-    assert_eq!(tflm.offsets, vec![0, 8]);
+    assert_eq!(tflm.offsets, vec![8, 0]);
     let tflite = place_pass(&list, Pass::TFLITE).unwrap();
     assert_eq!(tflite.offsets, vec![8, 0]);
-    // Both place x, a, y, c in that order at 0, 6, 10, 14, which leaves gaps of 6
-    // (at 0) and 4 (at 10) while `small` lives: first fit takes the lower, best fit
-    // the tighter.
+    let list = BufferList {
+        buffers: vec![b("early", 0, 3, 8), b("late", 2, 4, 8)],
+        capacity: None,
+    };
+    let tflm = place_pass(&list, Pass::TFLM).unwrap();
+    assert_eq!(tflm.offsets, vec![8, 0]);
+    let tflite = place_pass(&list, Pass::TFLITE).unwrap();
+    assert_eq!(tflite.offsets, vec![0, 8]);
+    // Both place x, a, y, c in that order (a is listed after y and starts before it)
+    // at 0, 6, 10, 14, which leaves gaps of 6 (at 0) and 4 (at 10) while `small`
+    // lives: first fit takes the lower, best fit the tighter.
     let list = BufferList {
         buffers: vec![
+            b("y", 1, 2, 4),
             b("a", 0, 4, 4),
             b("c", 0, 4, 3),
-            b("x", 0, 1, 6),
-            b("y", 0, 1, 4),
+            b("x", 0, 2, 6),
             b("small", 2, 5, 2),
         ],
         capacity: None,
     };
     let tflm = place_pass(&list, Pass::TFLM).unwrap();
-    assert_eq!(tflm.offsets, vec![6, 14, 0, 10, 0]);
+    assert_eq!(tflm.offsets, vec![10, 6, 14, 0, 0]);
     let tflite = place_pass(&list, Pass::TFLITE).unwrap();
-    assert_eq!(tflite.offsets, vec![6, 14, 0, 10, 10]);
+    assert_eq!(tflite.offsets, vec![10, 6, 14, 0, 10]);
     // TFLite places what lives over the whole horizon first, in input order.
     let list = BufferList {
         buffers: vec![b("big", 1, 2, 9), b("all", 0, 3, 1), b("all2", 0, 3, 5)],

@@ -332,25 +332,43 @@ pub fn from_plan(plan: &Plan) -> BufferList {
             label[p.space] = p.label.as_deref();
         }
     }
-    // A label replaces the space's number only where no other id is the same, so that
-    // the CSV reads back (ids are unique).
-    let mut uses: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let ids: Vec<String> = (0..list.buffers.len())
+    // A space's label is its id when no other label is the same (a buffer list's
+    // plan labels each space with the buffer's own id, so its ids come back as they
+    // were, whatever their order); the others get their space number, made unique
+    // against the labels kept (`3` may be another buffer's label), so that the CSV
+    // reads back (ids are unique).
+    let ids: Vec<Option<String>> = (0..list.buffers.len())
         .map(|i| match (count[i], label[i]) {
-            (1, Some(l)) => csv_id(l),
-            _ => list.buffers[i].id.clone(),
+            (1, Some(l)) => Some(csv_id(l).trim().to_string()).filter(|l| !l.is_empty()),
+            _ => None,
         })
         .collect();
-    for (b, id) in list.buffers.iter().zip(&ids) {
-        *uses.entry(id.clone()).or_default() += 1;
-        if *id != b.id {
-            // The space's number stays reserved: it is the fallback.
-            *uses.entry(b.id.clone()).or_default() += 1;
-        }
+    let mut uses: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for id in ids.iter().flatten() {
+        *uses.entry(id).or_default() += 1;
     }
-    for (b, id) in list.buffers.iter_mut().zip(ids) {
-        if uses[&id] == 1 {
-            b.id = id;
+    let kept: Vec<bool> = ids
+        .iter()
+        .map(|id| id.as_deref().is_some_and(|id| uses[id] == 1))
+        .collect();
+    let mut taken: std::collections::HashSet<String> = ids
+        .iter()
+        .zip(&kept)
+        .filter_map(|(id, &k)| id.clone().filter(|_| k))
+        .collect();
+    for ((b, id), k) in list.buffers.iter_mut().zip(ids).zip(kept) {
+        match (id, k) {
+            (Some(id), true) => b.id = id,
+            _ => {
+                let mut fallback = b.id.clone();
+                let mut n = 1;
+                while taken.contains(&fallback) {
+                    n += 1;
+                    fallback = format!("{} ({n})", b.id);
+                }
+                taken.insert(fallback.clone());
+                b.id = fallback;
+            }
         }
     }
     list
@@ -379,6 +397,26 @@ mod tests {
         let (c, _) = read("size,upper,id,lower\n4,3,x,0\n", &CsvOptions::default()).unwrap();
         assert_eq!(c.buffers[0], Buffer::new("x", 0, 3, 4));
         assert_eq!(read(&write(&b), &CsvOptions::default()).unwrap().0, b);
+    }
+
+    /// A plan's labels come back as ids where they are unique, even when one is
+    /// another space's number; the rest get their number, made unique.
+    #[test]
+    fn plan_labels_become_unique_ids() {
+        let list = BufferList {
+            buffers: vec![
+                Buffer::new("2", 0, 2, 8),
+                Buffer::new("x", 0, 2, 8),
+                Buffer::new("x", 0, 2, 8),
+                Buffer::new("0", 0, 2, 8),
+            ],
+            capacity: None,
+        };
+        let out = from_plan(&list.to_plan(&[0, 8, 16, 24]));
+        let ids: Vec<&str> = out.buffers.iter().map(|b| b.id.as_str()).collect();
+        assert_eq!(ids, ["2", "1", "2 (2)", "0"]);
+        let (back, _) = read(&write(&out), &CsvOptions::default()).unwrap();
+        assert_eq!(back, out);
     }
 
     #[test]

@@ -154,14 +154,18 @@ pub(crate) fn place_around(
 }
 
 /// The order a greedy pass visits the buffers in. Every order ends its ties in input
-/// order, so a pass is deterministic.
+/// order (reverse input order for [`Order::SizeThenLatest`]), so a pass is deterministic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Order {
     /// TFLite `ArenaPlanner::CreateTensorAllocationVector`: buffers live over the
     /// whole horizon first (input order), then size descending, earlier start, input order.
     Tflite,
-    /// TFLM `GreedyMemoryPlanner`: size descending, ties in input order (its bubble
-    /// sort only swaps a strictly smaller size, so it is stable).
+    /// TFLM `GreedyMemoryPlanner`: size descending, ties in *reverse* input order. Its
+    /// sort is stable (a bubble sort that only swaps a strictly smaller size), but the
+    /// list it sorts was filled from the tail, so of equal sizes the buffer added last
+    /// comes first (`formats::tflite::arena::greedy`, which matches the interpreter).
+    SizeThenLatest,
+    /// Size descending, ties in input order.
     SizeThenInput,
     /// Size descending, ties by earlier start, then input order (TFLite's rule
     /// without its whole-horizon group).
@@ -204,6 +208,10 @@ impl Order {
                         })
                         .then(a.cmp(&b))
                 });
+            }
+            Order::SizeThenLatest => {
+                order.reverse();
+                order.sort_by_key(|&i| std::cmp::Reverse(items[i].size))
             }
             Order::SizeThenInput => order.sort_by_key(|&i| std::cmp::Reverse(items[i].size)),
             Order::SizeThenStart => {
@@ -262,9 +270,10 @@ impl Pass {
         order: Order::Tflite,
         fit: Fit::Best,
     };
-    /// TFLM's `GreedyMemoryPlanner` exactly: [`Order::SizeThenInput`], first fit.
+    /// TFLM's `GreedyMemoryPlanner` exactly: [`Order::SizeThenLatest`], first fit
+    /// (tests/tflite.rs: the same offsets as the interpreter's on every TFLM fixture).
     pub const TFLM: Pass = Pass {
-        order: Order::SizeThenInput,
+        order: Order::SizeThenLatest,
         fit: Fit::First,
     };
     /// TVM USMP's greedy by conflicts: [`Order::Conflicts`], first fit.
@@ -276,7 +285,7 @@ impl Pass {
     /// Every pass `best` runs, in this order (earlier ones win ties): the three
     /// named greedy strategies first, then the other orders with both fits. Each
     /// costs one greedy placement, a fraction of a second at 60,000 buffers.
-    pub const ALL: [Pass; 14] = [
+    pub const ALL: [Pass; 15] = [
         Pass::TFLITE,
         Pass::TFLM,
         Pass::CONFLICTS,
@@ -294,6 +303,10 @@ impl Pass {
         },
         Pass {
             order: Order::SizeThenLength,
+            fit: Fit::First,
+        },
+        Pass {
+            order: Order::SizeThenInput,
             fit: Fit::First,
         },
         Pass {
@@ -330,6 +343,7 @@ impl Pass {
     pub fn name(self) -> String {
         let order = match self.order {
             Order::Tflite => "tflite",
+            Order::SizeThenLatest => "size,latest",
             Order::SizeThenInput => "size,input",
             Order::SizeThenStart => "size,start",
             Order::SizeThenLength => "size,length",

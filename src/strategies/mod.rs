@@ -4,7 +4,7 @@
 //! - [`Strategy::GreedyBySize`]: TFLite's `ArenaPlanner` ([`Pass::TFLITE`]: largest
 //!   first, earlier start on ties, best fit by gap size).
 //! - [`Strategy::GreedyBySizeFirstFit`]: TFLM's `GreedyMemoryPlanner` ([`Pass::TFLM`]:
-//!   largest first, input order on ties, first fit).
+//!   largest first, the buffer listed last first on ties, first fit).
 //! - [`Strategy::GreedyByConflicts`]: TVM USMP's greedy by conflicts.
 //! - [`Strategy::Sweep`]: start order, best fit in a free list ([`sweep`]): O(n log n)
 //!   whatever the density, for lists too dense for a greedy pass.
