@@ -4,7 +4,7 @@
 //! and the bytes of each known defect: ReduceMean writing 4 of 16 means (MnasNet's
 //! tail), the fused HardSwish of a squeeze-excite gate writing 16 of 1,024 floats
 //! (MobileNet-v3), MaxPool's index output never written (ResNet, GoogLeNet), and a
-//! plan corrupted by hand.
+//! plan corrupted by hand (from `clean`, in the test).
 
 use assert_cmd::Command;
 use memplan::export_check::{check, FindingKind, Report};
@@ -88,9 +88,36 @@ fn maxpool_indices_are_declared_but_never_written() {
     assert!(r.findings[1].message.contains("`_4_PadMaxPool_0_output_1`"));
 }
 
+/// The `#define NAME_OUTPUT_0_MEM_OFFSET n` value of the header whose file name ends
+/// with `suffix`, and that header's index.
+fn offset_macro(headers: &[(String, String)], suffix: &str) -> (usize, String, u64) {
+    let i = headers
+        .iter()
+        .position(|(path, _)| path.ends_with(suffix))
+        .unwrap_or_else(|| panic!("no header ending in {suffix}"));
+    let line = headers[i]
+        .1
+        .lines()
+        .find(|l| l.starts_with("#define") && l.contains("_OUTPUT_0_MEM_OFFSET "))
+        .unwrap();
+    let mut words = line.split_whitespace().skip(1);
+    let name = words.next().unwrap().to_string();
+    (i, name, words.next().unwrap().parse().unwrap())
+}
+
 #[test]
 fn a_corrupted_plan_is_caught_where_the_overwritten_bytes_are_read() {
-    let r = report("clean_corrupt");
+    // `clean` with its plan corrupted by hand: the second conv writes over the skip
+    // branch (the Transpose of the first ReLU's output) that the residual Add still reads.
+    let (forward, mut headers) = export_folder::read(&dir("clean")).unwrap();
+    let (_, _, skip) = offset_macro(&headers, "_Transpose_1.h");
+    let (conv, name, was) = offset_macro(&headers, "_PadConvAct_1.h");
+    assert_ne!(skip, was);
+    headers[conv].1 = headers[conv].1.replace(
+        &format!("#define {name} {was}\n"),
+        &format!("#define {name} {skip}\n"),
+    );
+    let r = check(&forward, &headers).unwrap();
     assert_eq!(
         kinds(&r),
         vec![(
