@@ -5,16 +5,19 @@
 //! [`resolve`] for the plan as loaded, so the same file and strategy give the same
 //! plan everywhere.
 //!
-//! `aidge` keeps the plan as the file gives it (a schedule planned the way Aidge
-//! 0.10.1 does by default, a buffer list at its offsets or by the default strategy).
-//! Any other [`Strategy`] re-places it: buffer lists freely, buffer by buffer;
-//! plans (given or from a schedule) by whole memory spaces, so in-place and
+//! [`route`] states the precedence once: what a file's own plan, a schedule, a buffer
+//! list (with or without offsets) and a request lead to. [`AS_LOADED`] (`as-loaded`,
+//! first named `aidge`) keeps the plan as the file gives it (a schedule planned the
+//! way Aidge 0.10.1 does by default, a buffer list at its offsets or by the default
+//! placement). Any other [`Strategy`] re-places it: buffer lists freely, buffer by
+//! buffer; plans (given or from a schedule) by whole memory spaces, so in-place and
 //! wrap-around sharing stays valid ([`strategies::replan`]).
 //!
 //! `formats` only turns bytes into a [`Document`] and back; what a document's plan
-//! is (its plan first, else its schedule through Aidge's driver, else its buffers)
-//! is decided here.
+//! is, is decided here.
 
+// The page's first module (feature `lite`) plans only as loaded: it calls no strategy.
+#[cfg_attr(feature = "lite", allow(dead_code))]
 mod configs;
 
 use crate::check;
@@ -28,8 +31,43 @@ use crate::{Error, Result};
 use serde::Serialize;
 use std::borrow::Cow;
 
-/// The name of the choice that keeps the plan as loaded (the CLI's `--strategy aidge`).
-pub const AS_LOADED: &str = "aidge";
+/// The choice that keeps the plan as loaded: the file's own plan, its schedule
+/// through Aidge's default driver, a list at its offsets (or, without offsets, by
+/// [`strategies::place_default`]): see [`route`].
+pub const AS_LOADED: &str = "as-loaded";
+/// The former name of [`AS_LOADED`], still accepted (users' scripts pass it): an Aidge
+/// export, the first files memplan read, loads as Aidge's own plan.
+pub const AS_LOADED_ALIAS: &str = "aidge";
+/// What [`AS_LOADED`] does, in the words every face shows next to it.
+pub const AS_LOADED_HELP: &str = "keep the plan as the file gives it (a schedule: Aidge's default \
+                                  driver; a list without offsets: greedy-size, or sweep when dense); \
+                                  also accepted as `aidge`";
+
+/// Every choice of a strategy a user can type, with its help: as loaded first, then
+/// every [`Strategy`] in [`Strategy::ALL`]'s order. The CLI's `--strategy`, the page's
+/// menu (`web::shown::strategies`) and `memplan.STRATEGIES` (`_native.STRATEGIES`) are
+/// made from this list, so a strategy added to the enum is offered everywhere.
+pub fn choices() -> Vec<(&'static str, &'static str)> {
+    std::iter::once((AS_LOADED, AS_LOADED_HELP))
+        .chain(Strategy::ALL.iter().map(|s| (s.name(), s.help())))
+        .collect()
+}
+
+/// The strategy a choice names: `None` for [`AS_LOADED`] (or its alias).
+pub fn parse_choice(choice: &str) -> Result<Option<Strategy>> {
+    if choice == AS_LOADED || choice == AS_LOADED_ALIAS {
+        return Ok(None);
+    }
+    let s = choice.parse::<Strategy>();
+    Ok(Some(s.map_err(|e| {
+        Error::whole(format!("{}, or {AS_LOADED}", e.message))
+    })?))
+}
+
+/// The name of a choice: the strategy's, or [`AS_LOADED`].
+fn choice_name(strategy: Option<Strategy>) -> &'static str {
+    strategy.map_or(AS_LOADED, Strategy::name)
+}
 
 /// Which part of a document a run starts from, when the document holds both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +81,7 @@ pub enum Source {
 /// What to plan a document with: the one request every face builds.
 #[derive(Debug, Default)]
 pub struct Request {
-    /// `None` keeps the plan as loaded (`aidge`); a strategy re-places it.
+    /// `None` keeps the plan as loaded ([`AS_LOADED`]); a strategy re-places it.
     pub strategy: Option<Strategy>,
     /// `None`: the document's plan first (as `stats`, `check` and the page read an
     /// Aidge export), else its schedule, else its buffers.
@@ -56,39 +94,139 @@ pub struct Request {
 }
 
 impl Request {
-    /// A request for `choice` (`aidge` or a [`Strategy`] name) with `budget`, from
-    /// the document's own plan first.
+    /// A request for `choice` ([`AS_LOADED`], its alias or a [`Strategy`] name) with
+    /// `budget`, from the document's own plan first.
     pub fn new(choice: &str, budget: Budget) -> Result<Request> {
-        let strategy = if choice == AS_LOADED {
-            None
-        } else {
-            let s = choice.parse::<Strategy>();
-            Some(s.map_err(|e| Error::whole(format!("{}, or {AS_LOADED}", e.message)))?)
-        };
         Ok(Request {
-            strategy,
+            strategy: parse_choice(choice)?,
             budget,
             ..Request::default()
         })
     }
 }
 
+/// What a document holds, as the precedence reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holds {
+    /// A plan of its own (an Aidge export or log, a framework's dump, memplan JSON),
+    /// with or without the schedule it was made from.
+    Plan { schedule: bool },
+    /// A schedule and no plan (an ONNX model, `memplan.aidge.schedule_of`).
+    Schedule,
+    /// A buffer list alone; `offsets`: every buffer has one.
+    List { offsets: bool },
+    /// Nothing to plan.
+    Nothing,
+}
+
+impl Holds {
+    pub fn of(doc: &Document) -> Holds {
+        match (&doc.plan, &doc.schedule, &doc.buffers) {
+            (Some(_), schedule, _) => Holds::Plan {
+                schedule: schedule.is_some(),
+            },
+            (None, Some(_), _) => Holds::Schedule,
+            (None, None, Some(list)) => Holds::List {
+                offsets: has_offsets(list),
+            },
+            (None, None, None) => Holds::Nothing,
+        }
+    }
+}
+
+/// What a request leads to ([`route`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// The file's own plan; a strategy moves its spaces as whole blocks (with a
+    /// schedule, `best` also tries Aidge's other configurations: `configs`).
+    Plan(Option<Strategy>),
+    /// The schedule through Aidge's driver with these options (`None`: Aidge 0.10.1's
+    /// defaults); a strategy then moves that plan's spaces, as for [`Route::Plan`].
+    Schedule(Option<DriverOptions>, Option<Strategy>),
+    /// The buffer list at its own offsets.
+    Offsets,
+    /// The buffer list placed buffer by buffer: by the strategy, or, when `None` (a list
+    /// without offsets kept "as loaded"), by [`strategies::place_default`].
+    Place(Option<Strategy>),
+}
+
+impl Route {
+    fn strategy(&self) -> Option<Strategy> {
+        match self {
+            Route::Plan(s) | Route::Schedule(_, s) | Route::Place(s) => *s,
+            Route::Offsets => None,
+        }
+    }
+}
+
+/// Why a request cannot be planned on a document ([`route`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Driver options with `from: Plan`.
+    DriverOnPlan,
+    /// `from: Schedule` (or driver options) on a document without a schedule.
+    NoSchedule,
+    /// `from: Plan` on a document that holds only a schedule.
+    NoPlan,
+    /// The document holds neither a plan, a schedule nor buffers.
+    Nothing,
+}
+
+impl Refusal {
+    fn error(self, what: Format) -> Error {
+        Error::whole(match self {
+            Refusal::DriverOnPlan => "driver options apply to schedules, not to a plan".into(),
+            Refusal::NoSchedule => format!("no schedule to plan from: this file holds {what}"),
+            Refusal::NoPlan => format!("no plan to start from: this file holds {what}"),
+            Refusal::Nothing => "the document holds neither a plan, a schedule nor buffers".into(),
+        })
+    }
+}
+
+/// The planning precedence, stated once (docs/ARCHITECTURE.md, "Planning precedence",
+/// has it as a table, each row a test below): a file's own plan comes first, then its
+/// schedule, then its buffers; driver options or `from: Schedule` choose the schedule;
+/// a buffer list without offsets, kept as loaded, is placed by `place_default`.
+pub fn route(holds: Holds, request: &Request) -> std::result::Result<Route, Refusal> {
+    let strategy = request.strategy;
+    let from = match (request.from, &request.driver) {
+        (Some(Source::Plan), Some(_)) => return Err(Refusal::DriverOnPlan),
+        (None, Some(_)) => Some(Source::Schedule),
+        (from, _) => from,
+    };
+    let schedule = || Route::Schedule(request.driver.clone(), strategy);
+    Ok(match (holds, from) {
+        (Holds::Nothing, _) => return Err(Refusal::Nothing),
+        (Holds::Plan { schedule: true } | Holds::Schedule, Some(Source::Schedule)) => schedule(),
+        (_, Some(Source::Schedule)) => return Err(Refusal::NoSchedule),
+        (Holds::Schedule, Some(Source::Plan)) => return Err(Refusal::NoPlan),
+        (Holds::Schedule, None) => schedule(),
+        (Holds::Plan { .. }, _) => Route::Plan(strategy),
+        (Holds::List { offsets: true }, _) if strategy.is_none() => Route::Offsets,
+        (Holds::List { .. }, _) => Route::Place(strategy),
+    })
+}
+
 /// What a planning run reports next to its plan. Byte counts are digit strings: JS
 /// numbers lose precision above 2^53.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PlanReport {
-    /// The choice asked for (`aidge` or a strategy name).
+    /// The choice asked for ([`AS_LOADED`] or a strategy name).
     pub strategy: String,
-    /// For `best`, the strategy whose placement won; for `aidge` on a buffer list
-    /// without offsets, the strategy that placed it (the file says nothing of where
-    /// its buffers go, so "as loaded" would be a lie).
+    /// For `best`, the strategy whose placement won; for [`AS_LOADED`] on a buffer
+    /// list without offsets, the strategy that placed it (the file says nothing of
+    /// where its buffers go, so "as loaded" would be a lie).
     pub strategy_used: String,
     pub peak: String,
     pub lower_bound: String,
+    /// The top of each memory component, digits, in the plan's component order
+    /// (what Aidge's `get_peak_usage` gives per component; `memplan.aidge` compares
+    /// them).
+    pub component_peaks: Vec<String>,
     /// No placement of these buffers (spaces) has a smaller peak.
     pub proven_optimal: bool,
     pub elapsed_ms: u64,
-    /// Search nodes visited (0 for the greedy strategies and `aidge`).
+    /// Search nodes visited (0 for the greedy strategies and as loaded).
     pub iterations: u64,
     /// The capacity a buffer list states (MiniMalloc's file names), digits: the
     /// viewer draws it. Not in the plan, whose checker would then flag every space
@@ -164,102 +302,55 @@ impl Session {
         load_once(&mut self.loaded, &self.doc, &self.name)
     }
 
-    /// The plan `request` asks for, with its report. Errors name the file.
+    /// The plan `request` asks for ([`route`]), with its report. Errors name the file.
     pub fn plan(&mut self, request: &Request) -> Result<(Plan, PlanReport)> {
         let name = self.name.clone();
-        let plain =
-            request.strategy.is_none() && request.from.is_none() && request.driver.is_none();
-        let planned = if plain {
-            self.as_loaded_inner()
-        } else {
-            self.plan_inner(request)
-        };
-        planned.map_err(|e| e.in_file(name))
+        self.run(request).map_err(|e| e.in_file(name))
     }
 
-    /// The plan as loaded with its report: [`Session::plan`] of a plain `aidge`
-    /// request. It runs no strategy but the default placement of a buffer list without
-    /// offsets, so the page's first wasm module (feature `lite`), which plans files
-    /// only this way, links none of the others.
+    /// The plan as loaded with its report: [`Session::plan`] of [`AS_LOADED`].
     pub fn as_loaded(&mut self) -> Result<(Plan, PlanReport)> {
-        let name = self.name.clone();
-        self.as_loaded_inner().map_err(|e| e.in_file(name))
+        self.plan(&Request::default())
     }
 
-    fn as_loaded_inner(&mut self) -> Result<(Plan, PlanReport)> {
-        let list = free_list(&self.doc);
-        if let Some(list) = list.filter(|l| !has_offsets(l)) {
-            return Ok(placed(list, strategies::place_default(list)?, AS_LOADED));
-        }
-        let capacity = list.and_then(|l| l.capacity).map(|c| c.to_string());
-        let timer = Timer::start();
-        let plan = load_once(&mut self.loaded, &self.doc, &self.name)?.clone();
-        let report = report(AS_LOADED, &plan, &timer, capacity);
-        Ok((plan, report))
-    }
-
-    /// The precedence every face shares: driver options or `from: Schedule` plan the
-    /// schedule; otherwise the document's plan, else its schedule with Aidge's
-    /// defaults, else its buffers (placed by the strategy, or by the default
-    /// placement when they have no offsets).
-    fn plan_inner(&mut self, request: &Request) -> Result<(Plan, PlanReport)> {
-        let asked = request.strategy.map_or(AS_LOADED, Strategy::name);
-        let from = match (request.from, &request.driver) {
-            (Some(Source::Plan), Some(_)) => {
-                let msg = "driver options apply to schedules, not to a plan";
-                return Err(Error::whole(msg));
-            }
-            (None, Some(_)) => Some(Source::Schedule),
-            (from, _) => from,
-        };
-        let list = free_list(&self.doc);
-        if from != Some(Source::Schedule) {
-            if let Some(list) = list.filter(|l| request.strategy.is_some() || !has_offsets(l)) {
-                return place(list, request, asked);
-            }
-        }
-        let capacity = list.and_then(|l| l.capacity).map(|c| c.to_string());
-        let timer = Timer::start();
+    fn run(&mut self, request: &Request) -> Result<(Plan, PlanReport)> {
         let doc = &self.doc;
-        let what = doc.format;
-        // The driver options `start` was made with: `best` also tries Aidge's other
-        // configurations of the schedule from them (configs::replan_schedule).
-        let default = DriverOptions::default();
-        let (start, opts) = match (from, &doc.schedule) {
-            (Some(Source::Schedule), None) => {
-                let msg = format!("no schedule to plan from: this file holds {what}");
-                return Err(Error::whole(msg));
-            }
-            // The loaded plan is the file's own: plan the schedule here.
-            (Some(Source::Schedule), Some(schedule))
-                if doc.plan.is_some() || request.driver.is_some() =>
-            {
-                let opts = request.driver.as_ref().unwrap_or(&default);
+        let route = route(Holds::of(doc), request).map_err(|r| r.error(doc.format))?;
+        let asked = choice_name(request.strategy);
+        let timer = Timer::start();
+        let list = doc.buffers.as_ref().filter(|_| doc.plan.is_none());
+        if let (Route::Place(strategy), Some(list)) = (&route, list) {
+            let placement = place_list(list, *strategy, &request.budget)?;
+            return Ok(placed(list, placement, asked));
+        }
+        let capacity = list.and_then(|l| l.capacity).map(|c| c.to_string());
+        // The plan the strategy starts from, and the driver options it was made with
+        // (`best` also tries Aidge's other configurations from them).
+        let (start, opts) = match (&route, &doc.schedule) {
+            (Route::Schedule(Some(opts), _), Some(schedule)) => {
                 (Cow::Owned(drivers::generate(schedule, opts)?), opts.clone())
             }
-            (Some(Source::Plan), _) if doc.plan.is_none() && list.is_none() => {
-                let msg = format!("no plan to start from: this file holds {what}");
-                return Err(Error::whole(msg));
+            // The loaded plan is the file's own: Aidge's defaults are run here.
+            (Route::Schedule(None, _), Some(schedule)) if doc.plan.is_some() => {
+                let opts = DriverOptions::default();
+                (Cow::Owned(drivers::generate(schedule, &opts)?), opts)
             }
             _ => {
                 let loaded = load_once(&mut self.loaded, doc, &self.name)?;
                 let opts = match &doc.plan {
                     Some(_) => configs::recorded_options(loaded),
-                    None => default,
+                    None => DriverOptions::default(),
                 };
                 (Cow::Borrowed(loaded), opts)
             }
         };
         let wrapped = start.planes.iter().any(|p| p.is_wrapped());
-        let plan = match (request.strategy, &doc.schedule) {
-            (None, _) => start.into_owned(),
-            (Some(s), Some(schedule)) => {
-                configs::replan_schedule(&start, schedule, &opts, s, &request.budget)?
-            }
-            (Some(s), None) => strategies::replan(&start, s, &request.budget)?,
+        let plan = match route.strategy() {
+            None => start.into_owned(),
+            Some(s) => move_spaces(&start, doc.schedule.as_ref(), &opts, s, &request.budget)?,
         };
         let mut report = report(asked, &plan, &timer, capacity);
-        if request.strategy.is_some() && doc.schedule.is_none() {
+        if route.strategy().is_some() && doc.schedule.is_none() {
             if let Format::AidgeLog(_) = doc.format {
                 report.limits = Some(log_limits(wrapped));
             }
@@ -268,14 +359,92 @@ impl Session {
     }
 }
 
+/// A buffer list placed by `strategy`, or by [`strategies::place_default`] (`None`:
+/// the list has no offsets and is kept as loaded).
+fn place_list(
+    list: &BufferList,
+    strategy: Option<Strategy>,
+    budget: &Budget,
+) -> Result<strategies::Placement> {
+    match strategy {
+        None => strategies::place_default(list),
+        Some(s) => strategy_step::place(list, s, budget),
+    }
+}
+
+/// `plan`'s spaces moved by `strategy`; with the schedule, `best` also tries Aidge's
+/// other configurations (made with `opts` otherwise).
+fn move_spaces(
+    plan: &Plan,
+    schedule: Option<&crate::schedule::Schedule>,
+    opts: &DriverOptions,
+    strategy: Strategy,
+    budget: &Budget,
+) -> Result<Plan> {
+    strategy_step::move_spaces(plan, schedule, opts, strategy, budget)
+}
+
+/// The strategies themselves. The page's first wasm module (feature `lite`) plans
+/// only as loaded; these steps are left out of it so it links none of the strategies
+/// but `place_default`.
+#[cfg(not(feature = "lite"))]
+mod strategy_step {
+    use super::*;
+
+    pub(super) fn place(
+        list: &BufferList,
+        s: Strategy,
+        budget: &Budget,
+    ) -> Result<strategies::Placement> {
+        strategies::place(list, s, budget)
+    }
+
+    pub(super) fn move_spaces(
+        plan: &Plan,
+        schedule: Option<&crate::schedule::Schedule>,
+        opts: &DriverOptions,
+        s: Strategy,
+        budget: &Budget,
+    ) -> Result<Plan> {
+        match schedule {
+            Some(schedule) => configs::replan_schedule(plan, schedule, opts, s, budget),
+            None => strategies::replan(plan, s, budget),
+        }
+    }
+}
+
+#[cfg(feature = "lite")]
+mod strategy_step {
+    use super::*;
+
+    fn absent(s: Strategy) -> Error {
+        Error::whole(format!("{s}: not in the page's first module (pkg-lite)"))
+    }
+
+    pub(super) fn place(_: &BufferList, s: Strategy, _: &Budget) -> Result<strategies::Placement> {
+        Err(absent(s))
+    }
+
+    pub(super) fn move_spaces(
+        _: &Plan,
+        _: Option<&crate::schedule::Schedule>,
+        _: &DriverOptions,
+        s: Strategy,
+        _: &Budget,
+    ) -> Result<Plan> {
+        Err(absent(s))
+    }
+}
+
 /// The report of a plan made (or kept) as a whole since `timer` started.
 fn report(asked: &str, plan: &Plan, timer: &Timer, capacity: Option<String>) -> PlanReport {
-    let (peak, lower_bound, proven_optimal) = bounds(plan);
+    let (s, proven_optimal) = bounds(plan);
     PlanReport {
         strategy: asked.into(),
         strategy_used: asked.into(),
-        peak: peak.to_string(),
-        lower_bound: lower_bound.to_string(),
+        peak: s.peak.to_string(),
+        lower_bound: s.lower_bound.to_string(),
+        component_peaks: component_peaks(plan),
         proven_optimal,
         elapsed_ms: timer.elapsed_ms(),
         iterations: 0,
@@ -284,42 +453,31 @@ fn report(asked: &str, plan: &Plan, timer: &Timer, capacity: Option<String>) -> 
     }
 }
 
-/// A document that is only a buffer list: its buffers are placed one by one.
-fn free_list(doc: &Document) -> Option<&BufferList> {
-    match (&doc.plan, &doc.schedule, &doc.buffers) {
-        (None, None, Some(list)) => Some(list),
-        _ => None,
-    }
+/// The top of every component of `plan` ([`Plan::peaks`]), digits.
+fn component_peaks(plan: &Plan) -> Vec<String> {
+    plan.peaks().iter().map(ToString::to_string).collect()
 }
 
 fn has_offsets(list: &BufferList) -> bool {
     list.buffers.iter().all(|b| b.offset.is_some())
 }
 
-/// A buffer list placed by the strategy asked for, or, as loaded without offsets,
-/// by the default placement (the report names which one ran).
-fn place(list: &BufferList, request: &Request, asked: &str) -> Result<(Plan, PlanReport)> {
-    let placement = match request.strategy {
-        Some(s) => strategies::place(list, s, &request.budget)?,
-        None => strategies::place_default(list)?,
-    };
-    Ok(placed(list, placement, asked))
-}
-
 /// A buffer list at the offsets of `placed`, with its report.
 fn placed(list: &BufferList, placed: strategies::Placement, asked: &str) -> (Plan, PlanReport) {
+    let plan = list.to_plan(&placed.offsets);
     let report = PlanReport {
         strategy: asked.into(),
         strategy_used: placed.strategy_used.name().into(),
         peak: placed.peak.to_string(),
         lower_bound: placed.lower_bound.to_string(),
+        component_peaks: component_peaks(&plan),
         proven_optimal: placed.proven_optimal,
         elapsed_ms: placed.elapsed_ms,
         iterations: placed.iterations,
         capacity: list.capacity.map(|c| c.to_string()),
         limits: None,
     };
-    (list.to_plan(&placed.offsets), report)
+    (plan, report)
 }
 
 /// The plan `slot` caches for `doc`: [`resolve`]d on first use. A function of the
@@ -333,64 +491,48 @@ fn load_once<'a>(slot: &'a mut Option<Plan>, doc: &Document, name: &str) -> Resu
     Ok(slot.insert(plan))
 }
 
-/// Peak, lower bound, and whether every component sits at its lower bound (which
+/// The stats of `plan` and whether every component sits at its lower bound (which
 /// proves no placement of these spaces is smaller: live spaces cannot overlap).
 /// A broken plan (overlapping live spaces) can reach its bound by overlapping, so
 /// the proof also needs the checker's word; it only runs when the bound is reached.
-fn bounds(plan: &Plan) -> (Bytes, Bytes, bool) {
+fn bounds(plan: &Plan) -> (stats::Stats, bool) {
     let s = stats::stats(plan);
     let at_bound = s.components.iter().all(|c| c.peak == c.lower_bound);
-    (
-        s.peak,
-        s.lower_bound,
-        at_bound && check::check(plan).is_valid(),
-    )
+    let proven = at_bound && check::check(plan).is_valid();
+    (s, proven)
 }
 
-/// The plan a document stands for, as loaded: the plan as given; else its schedule
-/// planned the way Aidge 0.10.1 does by default; else its buffers, at their given
-/// offsets or, if they have none, placed by the default strategy.
+/// The plan a document stands for, as loaded ([`route`] of [`AS_LOADED`]): its plan
+/// as given; else its schedule through Aidge 0.10.1's default driver; else its
+/// buffers at their offsets or, without offsets, placed by `place_default`.
 pub fn resolve(doc: &Document) -> Result<Plan> {
-    if let Some(plan) = &doc.plan {
-        return Ok(plan.clone());
+    let route = route(Holds::of(doc), &Request::default()).map_err(|r| r.error(doc.format))?;
+    match (&route, &doc.plan, &doc.schedule, &doc.buffers) {
+        (Route::Plan(_), Some(plan), _, _) => Ok(plan.clone()),
+        (Route::Schedule(..), _, Some(schedule), _) => {
+            drivers::generate(schedule, &DriverOptions::default())
+        }
+        (Route::Offsets | Route::Place(_), _, _, Some(list)) => plan_buffers(list),
+        _ => Err(Refusal::Nothing.error(doc.format)),
     }
-    if let Some(schedule) = &doc.schedule {
-        return drivers::generate(schedule, &DriverOptions::default());
-    }
-    if let Some(buffers) = &doc.buffers {
-        return Ok(plan_buffers(buffers));
-    }
-    Err(Error::whole(
-        "the document holds neither a plan, a schedule nor buffers",
-    ))
 }
 
-/// A buffer list's plan: given offsets when every buffer has one, else placed by
-/// [`strategies::place_default`] (TFLite's greedy by size, or the sweep on lists too
-/// dense for it: fast and deterministic, so that opening a file never waits on a
-/// search).
-pub fn plan_buffers(list: &BufferList) -> Plan {
-    let offsets: Option<Vec<Bytes>> = list.buffers.iter().map(|b| b.offset).collect();
-    let offsets = offsets.unwrap_or_else(|| match strategies::place_default(list) {
-        Ok(placement) => placement.offsets,
-        // Placement only fails on lists the readers refuse; stacking the buffers is
-        // valid whatever the list.
-        Err(_) => stacked(list),
-    });
-    list.to_plan(&offsets)
-}
-
-/// Every buffer above the previous one: valid for any list, never small.
-fn stacked(list: &BufferList) -> Vec<Bytes> {
-    let mut top: Bytes = 0;
-    list.buffers
-        .iter()
-        .map(|b| {
-            let at = top;
-            top = top.saturating_add(b.size);
-            at
-        })
-        .collect()
+/// A buffer list's plan as loaded: its offsets when every buffer has one, else
+/// placed by [`strategies::place_default`] (TFLite's greedy by size, or the sweep on
+/// lists too dense for it: fast and deterministic, so that opening a file never waits
+/// on a search).
+pub fn plan_buffers(list: &BufferList) -> Result<Plan> {
+    let route = route(
+        Holds::List {
+            offsets: has_offsets(list),
+        },
+        &Request::default(),
+    );
+    let offsets: Vec<Bytes> = match route {
+        Ok(Route::Place(s)) => place_list(list, s, &Budget::default())?.offsets,
+        _ => list.buffers.iter().map(|b| b.offset.unwrap_or(0)).collect(),
+    };
+    Ok(list.to_plan(&offsets))
 }
 
 /// `doc` written as `export`; formats that need a plan get [`resolve`]'s.
@@ -405,6 +547,144 @@ mod tests {
 
     fn ask(choice: &str, millis: u64) -> Request {
         Request::new(choice, Budget::millis(millis)).unwrap()
+    }
+
+    // The precedence table of docs/ARCHITECTURE.md ("Planning precedence"), one test
+    // per row, named in its last column.
+
+    const PLAN: Holds = Holds::Plan { schedule: false };
+    const EXPORT: Holds = Holds::Plan { schedule: true };
+    const LIST: Holds = Holds::List { offsets: true };
+    const BARE_LIST: Holds = Holds::List { offsets: false };
+    const BEST: Option<Strategy> = Some(Strategy::Best);
+
+    fn req(strategy: Option<Strategy>, from: Option<Source>, driver: bool) -> Request {
+        Request {
+            strategy,
+            from,
+            driver: driver.then(DriverOptions::default),
+            ..Request::default()
+        }
+    }
+
+    #[test]
+    fn precedence_a_plan_as_loaded_is_kept() {
+        for holds in [PLAN, EXPORT] {
+            for from in [None, Some(Source::Plan)] {
+                assert_eq!(route(holds, &req(None, from, false)), Ok(Route::Plan(None)));
+            }
+        }
+    }
+
+    #[test]
+    fn precedence_a_strategy_moves_a_plans_spaces() {
+        for holds in [PLAN, EXPORT] {
+            assert_eq!(route(holds, &req(BEST, None, false)), Ok(Route::Plan(BEST)));
+        }
+    }
+
+    #[test]
+    fn precedence_the_schedule_when_asked_for() {
+        let d = Some(DriverOptions::default());
+        for holds in [EXPORT, Holds::Schedule] {
+            for strategy in [None, BEST] {
+                let from = Some(Source::Schedule);
+                let r = route(holds, &req(strategy, from, false));
+                assert_eq!(r, Ok(Route::Schedule(None, strategy)));
+                let r = route(holds, &req(strategy, None, true));
+                assert_eq!(r, Ok(Route::Schedule(d.clone(), strategy)));
+                let r = route(holds, &req(strategy, from, true));
+                assert_eq!(r, Ok(Route::Schedule(d.clone(), strategy)));
+            }
+        }
+    }
+
+    #[test]
+    fn precedence_a_schedule_alone_goes_through_the_driver() {
+        for strategy in [None, BEST] {
+            let r = route(Holds::Schedule, &req(strategy, None, false));
+            assert_eq!(r, Ok(Route::Schedule(None, strategy)));
+        }
+        let r = route(Holds::Schedule, &req(None, Some(Source::Plan), false));
+        assert_eq!(r, Err(Refusal::NoPlan));
+    }
+
+    #[test]
+    fn precedence_no_schedule_to_plan_from() {
+        for holds in [PLAN, LIST, BARE_LIST] {
+            let r = route(holds, &req(BEST, Some(Source::Schedule), false));
+            assert_eq!(r, Err(Refusal::NoSchedule));
+            assert_eq!(
+                route(holds, &req(None, None, true)),
+                Err(Refusal::NoSchedule)
+            );
+        }
+    }
+
+    #[test]
+    fn precedence_driver_options_contradict_a_plan() {
+        for holds in [PLAN, EXPORT, Holds::Schedule, LIST] {
+            let r = route(holds, &req(None, Some(Source::Plan), true));
+            assert_eq!(r, Err(Refusal::DriverOnPlan));
+        }
+    }
+
+    #[test]
+    fn precedence_a_list_keeps_its_offsets() {
+        for from in [None, Some(Source::Plan)] {
+            assert_eq!(route(LIST, &req(None, from, false)), Ok(Route::Offsets));
+        }
+    }
+
+    #[test]
+    fn precedence_a_list_without_offsets_is_placed_by_default() {
+        for from in [None, Some(Source::Plan)] {
+            assert_eq!(
+                route(BARE_LIST, &req(None, from, false)),
+                Ok(Route::Place(None))
+            );
+        }
+    }
+
+    #[test]
+    fn precedence_a_strategy_places_a_lists_buffers() {
+        for holds in [LIST, BARE_LIST] {
+            assert_eq!(
+                route(holds, &req(BEST, None, false)),
+                Ok(Route::Place(BEST))
+            );
+        }
+    }
+
+    #[test]
+    fn precedence_nothing_to_plan() {
+        for r in [
+            req(None, None, false),
+            req(BEST, Some(Source::Schedule), true),
+        ] {
+            let got = route(Holds::Nothing, &r);
+            assert!(
+                matches!(got, Err(Refusal::Nothing | Refusal::DriverOnPlan)),
+                "{got:?}"
+            );
+        }
+        assert_eq!(
+            route(Holds::Nothing, &req(BEST, None, false)),
+            Err(Refusal::Nothing)
+        );
+    }
+
+    #[test]
+    fn the_alias_of_as_loaded_still_works() {
+        assert_eq!(parse_choice(AS_LOADED_ALIAS).unwrap(), None);
+        assert_eq!(parse_choice(AS_LOADED).unwrap(), None);
+        let r = ask(AS_LOADED_ALIAS, 10);
+        let mut s = Session::open("x.csv", CSV.as_bytes()).unwrap();
+        assert_eq!(
+            s.plan(&r).unwrap().1.strategy,
+            AS_LOADED,
+            "reports the honest name"
+        );
     }
 
     /// MiniMalloc's example: the lower bound is 12; stacking by size order gives more.
@@ -488,7 +768,7 @@ mod tests {
         let e = Request::new("fastest", Budget::millis(10)).unwrap_err();
         let text = e.to_string();
         assert!(text.starts_with("unknown strategy `fastest`"), "{text}");
-        assert!(text.contains("or aidge"), "{text}");
+        assert!(text.contains("or as-loaded"), "{text}");
     }
 
     /// An Aidge export holds Aidge's plan and the schedule it came from.
@@ -572,9 +852,8 @@ mod tests {
             ],
             capacity: None,
         };
-        let plan = plan_buffers(&list);
+        let plan = plan_buffers(&list).unwrap();
         assert!(check::check(&plan).is_valid());
         assert_eq!(plan.peak(), 12, "the lower bound of MiniMalloc's example");
-        assert!(check::check(&list.to_plan(&stacked(&list))).is_valid());
     }
 }

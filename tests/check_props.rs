@@ -159,7 +159,7 @@ proptest! {
             .enumerate()
             .map(|(i, &(lower, len, size))| Buffer::new(i.to_string(), lower, lower + len, size))
             .collect();
-        let plan = memplan::planning::plan_buffers(&BufferList { buffers, capacity: None });
+        let plan = memplan::planning::plan_buffers(&BufferList { buffers, capacity: None }).unwrap();
         let report = check(&plan);
         prop_assert!(report.is_valid(), "{:?}", report.problems);
         let stats = memplan::stats::stats(&plan);

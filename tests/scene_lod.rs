@@ -40,6 +40,7 @@ fn synthetic(n: usize) -> Plan {
         buffers,
         capacity: None,
     })
+    .unwrap()
 }
 
 /// A frame with nothing cached before it.

@@ -735,7 +735,7 @@ mod tests {
             buffers,
             capacity: None,
         };
-        let plan = crate::planning::plan_buffers(&list);
+        let plan = crate::planning::plan_buffers(&list).unwrap();
         let wire = wire(&handoff(plan.clone())).len();
         let json = serde_json::to_string(&plan).unwrap().len();
         assert!(wire * 5 < json, "wire {wire} B, JSON {json} B");

@@ -74,6 +74,23 @@ impl Strategy {
         }
     }
 
+    /// What the strategy does, in a line: the help of `memplan plan --strategy`, the
+    /// page's menu and `memplan.STRATEGIES` (every face shows this text).
+    pub fn help(self) -> &'static str {
+        match self {
+            Strategy::GreedyBySize => "TFLite's greedy by size: largest first, best fit",
+            Strategy::GreedyBySizeFirstFit => {
+                "TFLM's GreedyMemoryPlanner: largest first, first fit"
+            }
+            Strategy::GreedyByConflicts => "TVM USMP's greedy by conflicts",
+            Strategy::Sweep => "start order, best fit in a free list: fast on dense lists",
+            Strategy::Search => "exact search between the lower bound and the best greedy peak",
+            Strategy::Best => {
+                "every greedy pass, anchoring, local search, then the search, within the budget"
+            }
+        }
+    }
+
     /// The CLI names of every strategy.
     pub fn names() -> Vec<&'static str> {
         Strategy::ALL.iter().map(|s| s.name()).collect()
