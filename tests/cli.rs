@@ -371,7 +371,10 @@ fn plan_with_a_strategy_replaces_spaces_validly() {
         .args(["--strategy", "nope", "-o", "-"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("unknown strategy `nope`"));
+        .stderr(
+            predicate::str::contains("invalid value 'nope' for '--strategy")
+                .and(predicate::str::contains("as-loaded, greedy-size")),
+        );
 }
 
 /// `memplan plan` gives multiple-mems the memory components the export records

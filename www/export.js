@@ -1,18 +1,12 @@
 // The page's Export menu: SVG (the Rust SVG painter, same shapes as the canvas and
 // as `memplan render`), PNG at a chosen width and scale (tiled, see png.js), and the
-// plan as memplan JSON, Aidge text log, MiniMalloc CSV or C header
-// (formats::export). Everything is made in the page and saved with a download link;
+// plan as text in every format `memplan convert --format` writes (the list is Rust's,
+// `export_formats`: formats::Export::CHOICES). Everything is made in the page and saved with a download link;
 // nothing leaves the browser.
 import { el } from './memplan-ui.js';
 import { exportText } from './memplan-view.js';
 import { shownModel, withShownPlan } from './tflite.js';
-
-const TEXT = [
-  ['memplan', 'memplan JSON', '.memplan.json', 'application/json'],
-  ['aidge', 'Aidge text log', '.memory_info.txt', 'text/plain'],
-  ['csv', 'MiniMalloc CSV', '.csv', 'text/csv'],
-  ['header', 'C header', '.h', 'text/x-c'],
-];
+import { export_formats as exportFormats } from './pkg-lite/memplan.js';
 
 /** An element of the menu: `el`'s, with its properties set. */
 const make = (tag, props) => Object.assign(el(tag), props);
@@ -94,7 +88,7 @@ export function installExport(viewer, anchor, stage, onError) {
         }
       })),
     row(
-      ...TEXT.map(([format, label, ext, type]) => button(`export-${format}`, label, async () => {
+      ...exportFormats().map(({ name: format, help: label, suffix: ext, mime: type }) => button(`export-${format}`, label, async () => {
         // An Aidge log of `memory_info.txt` is `memory_info.txt` again, not `memory_info.memory_info.txt`.
         const stem = viewer.file_stem();
         const name = ext === '.memory_info.txt' && /(^|[._-])memory_info$/.test(stem) ? `${stem}.txt` : `${stem}${ext}`;

@@ -6,7 +6,7 @@
 // original stays and both can be compared), and holds each file's report. Text from
 // dumps reaches the DOM only through textContent.
 import { PlanWorker, Cancelled } from './planner.js';
-import { strategy_names as strategyNames } from './pkg-lite/memplan.js';
+import { strategy_names as strategyNames, strategy_help as strategyHelp, as_loaded as asLoaded } from './pkg-lite/memplan.js';
 import { el } from './memplan-ui.js';
 
 const $ = (id) => document.getElementById(id);
@@ -39,8 +39,9 @@ async function showPlan(viewer, job, r) {
  */
 function fillStrategies(select) {
   select.replaceChildren(...strategyNames().map((name) => {
-    const o = el('option', name === 'aidge' ? 'as loaded' : name.replaceAll('-', ' '));
+    const o = el('option', name.replaceAll('-', ' '));
     o.value = name;
+    o.title = strategyHelp(name) ?? '';
     return o;
   }));
   select.value = 'best';
@@ -116,9 +117,10 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     box.removeAttribute('data-proven');
     if (!r) return;
     // A buffer list without offsets is not "as loaded": memplan placed it.
-    const who = r.strategy !== 'aidge' ? r.strategy
-      : r.strategy_used !== 'aidge' ? `No offsets in the file: placed by memplan (${r.strategy_used})` : 'As loaded';
-    const won = r.strategy !== 'aidge' && r.strategy_used !== r.strategy ? ` (won by ${r.strategy_used})` : '';
+    const kept = asLoaded();
+    const who = r.strategy !== kept ? r.strategy
+      : r.strategy_used !== kept ? `No offsets in the file: placed by memplan (${r.strategy_used})` : 'As loaded';
+    const won = r.strategy !== kept && r.strategy_used !== r.strategy ? ` (won by ${r.strategy_used})` : '';
     // Several memories: the report's peak is the largest memory's alone; say the total.
     const m = viewer.summary()?.memories;
     if (m) {

@@ -8,7 +8,7 @@
 // key names a source: the last parsed one is kept, so re-planning skips parsing.
 // Replies: { id, type: 'progress', stage, ...numbers } then { id, type: 'done',
 // wire, report, warnings, sized_by_model } or { id, type: 'error', message }.
-import init, { Planner as FirstPlanner } from './pkg-lite/memplan.js';
+import init, { Planner as FirstPlanner, as_loaded as asLoaded } from './pkg-lite/memplan.js';
 
 const ready = init();
 let whole = null;
@@ -26,14 +26,14 @@ self.onmessage = async (e) => {
     await ready;
     const t = performance.now();
     // A file pkg-lite read, re-planned with a strategy, is read again by the whole crate.
-    if (!cached || cached.key !== key || (cached.first && strategy !== 'aidge')) {
+    if (!cached || cached.key !== key || (cached.first && strategy !== asLoaded())) {
       if (cached) cached.planner.free();
       cached = null;
       say('reading');
       const bytes = new Uint8Array(await source.arrayBuffer());
       say('parsing', { bytes: bytes.length });
       // A file read with the one it needs beside it (XLA's live ranges).
-      let planner = companion || strategy !== 'aidge' ? undefined : FirstPlanner.read(name, bytes);
+      let planner = companion || strategy !== asLoaded() ? undefined : FirstPlanner.read(name, bytes);
       const first = planner !== undefined;
       if (!first) {
         const { Planner } = await full();

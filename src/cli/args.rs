@@ -1,6 +1,9 @@
 //! The command line, as clap derive types. Adding a subcommand = one variant here
 //! and one arm in `cli::run`.
 
+use crate::formats::Export;
+use crate::planning;
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -100,9 +103,8 @@ pub struct ConvertArgs {
     /// .csv, .h/.hpp, .meminfo.json, .meminfo.h (export-cpp).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Force the output format: memplan, aidge, aidge-single, aidge-cpp, n2d2, csv,
-    /// header, mem-info, export-cpp (aidge-export-cpp's `*_MEM_*` layer macros).
-    #[arg(long)]
+    /// Force the output format.
+    #[arg(long, value_parser = format_parser())]
     pub format: Option<String>,
     #[command(flatten)]
     pub dims: Dims,
@@ -155,11 +157,9 @@ pub struct PlanArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub dims: Dims,
-    /// Placement strategy: `aidge` (default) keeps Aidge's placement (greedy-size, or
-    /// sweep on very dense lists, for buffer lists without offsets); greedy-size
-    /// (TFLite's rule), greedy-size-first-fit (TFLM's), greedy-conflicts, sweep, search
-    /// or best re-place whole spaces / buffers.
-    #[arg(long, default_value = "aidge")]
+    /// Placement strategy: a strategy re-places a plan's spaces as whole blocks (in-place
+    /// and wrap-around sharing kept) and a buffer list's buffers one by one.
+    #[arg(long, default_value = planning::AS_LOADED, value_parser = strategy_parser())]
     pub strategy: String,
     /// Memory generator for schedules [default: multiple-mems].
     #[arg(long, value_enum)]
@@ -203,4 +203,25 @@ pub struct PlanArgs {
     /// Output memplan JSON (`-` for stdout).
     #[arg(short, long)]
     pub output: PathBuf,
+}
+
+/// `--strategy`'s choices with their help, from [`planning::choices`] (the one list
+/// of the strategies' names): clap lists them in `--help` and refuses others.
+fn strategy_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(planning::choices().into_iter().map(|(name, help)| {
+        let value = PossibleValue::new(name).help(help);
+        match name == planning::AS_LOADED {
+            true => value.alias(planning::AS_LOADED_ALIAS),
+            false => value,
+        }
+    }))
+}
+
+/// `--format`'s choices with their help, from [`Export::CHOICES`].
+fn format_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(Export::CHOICES.iter().map(|c| {
+        PossibleValue::new(c.name)
+            .help(c.help)
+            .aliases(c.aliases.iter().copied())
+    }))
 }

@@ -182,12 +182,12 @@ pub(super) fn convert(a: ConvertArgs) -> Result<u8> {
     let out = display(&a.output);
     let export = match &a.format {
         Some(f) => Export::from_name(f).ok_or_else(|| {
-            Error::whole(format!("unknown --format `{f}`: expected one of {}", Export::NAMES))
+            Error::whole(format!("unknown --format `{f}`: expected one of {}", Export::names()))
         })?,
         None => Export::from_file_name(&out).ok_or_else(|| {
             Error::whole(format!(
                 "cannot tell the output format from the name: use .json, .txt, .csv, .h, .meminfo.json, .meminfo.h or --format ({})",
-                Export::NAMES
+                Export::names()
             ))
             .in_file(&out)
         })?,
@@ -255,7 +255,7 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
         Some(_) => Some(driver_options(&a, &doc)?),
     };
     let mut request = Request::new(&a.strategy, Budget::millis(a.budget))?;
-    // Only a strategy plans for a while; `aidge` keeps or generates Aidge's plan.
+    // Only a strategy plans for a while; as loaded keeps the plan or runs Aidge's driver.
     let line = request
         .strategy
         .map(|_| super::progress::Line::start(a.budget));

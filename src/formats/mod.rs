@@ -380,28 +380,115 @@ pub enum Export {
     ExportCpp,
 }
 
-impl Export {
-    /// Names accepted by `memplan convert --format`.
-    pub const NAMES: &'static str =
-        "memplan, aidge, aidge-single, aidge-cpp, n2d2, csv, header, mem-info, export-cpp";
+/// A name of an [`Export`] a user can type, with what it writes: the one list the
+/// CLI's `--format` (its help and parser), the page's Export menu
+/// (`web::shown::export_formats`) and Python's `memplan.EXPORT_FORMATS` are made from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportName {
+    pub name: &'static str,
+    /// Other names accepted for it (file extensions users type).
+    pub aliases: &'static [&'static str],
+    pub export: Export,
+    /// What it writes, in a line.
+    pub help: &'static str,
+    /// The ending of a file of this format (the page's downloads).
+    pub suffix: &'static str,
+    pub mime: &'static str,
+}
 
-    pub fn from_name(name: &str) -> Option<Export> {
-        Some(match name {
-            "memplan" | "json" => Export::Memplan,
-            "aidge" | "txt" => Export::AidgeLog(Some(LogDialect::Python {
+impl Export {
+    /// Every format `memplan convert --format` takes, in the order help lists them.
+    pub const CHOICES: &'static [ExportName] = &[
+        ExportName {
+            name: "memplan",
+            aliases: &["json"],
+            export: Export::Memplan,
+            help: "memplan JSON",
+            suffix: ".memplan.json",
+            mime: "application/json",
+        },
+        ExportName {
+            name: "aidge",
+            aliases: &["txt"],
+            export: Export::AidgeLog(Some(LogDialect::Python {
                 multiple_mems: true,
             })),
-            "aidge-single" => Export::AidgeLog(Some(LogDialect::Python {
+            help: "Aidge text log (aidge_core 0.10.1's memory_info.txt, with [MEM_i])",
+            suffix: ".memory_info.txt",
+            mime: "text/plain",
+        },
+        ExportName {
+            name: "aidge-single",
+            aliases: &[],
+            export: Export::AidgeLog(Some(LogDialect::Python {
                 multiple_mems: false,
             })),
-            "aidge-cpp" => Export::AidgeLog(Some(LogDialect::AidgeCpp)),
-            "n2d2" => Export::AidgeLog(Some(LogDialect::N2d2)),
-            "csv" => Export::Csv,
-            "header" | "h" => Export::Header,
-            "mem-info" | "meminfo" => Export::MemInfo,
-            "export-cpp" => Export::ExportCpp,
-            _ => return None,
-        })
+            help: "Aidge text log of a single memory (no [MEM_i])",
+            suffix: ".memory_info.txt",
+            mime: "text/plain",
+        },
+        ExportName {
+            name: "aidge-cpp",
+            aliases: &[],
+            export: Export::AidgeLog(Some(LogDialect::AidgeCpp)),
+            help: "Aidge C++ MemoryManager::log text",
+            suffix: ".memory_info.txt",
+            mime: "text/plain",
+        },
+        ExportName {
+            name: "n2d2",
+            aliases: &[],
+            export: Export::AidgeLog(Some(LogDialect::N2d2)),
+            help: "N2D2 memory log text",
+            suffix: ".memory_info.txt",
+            mime: "text/plain",
+        },
+        ExportName {
+            name: "csv",
+            aliases: &[],
+            export: Export::Csv,
+            help: "MiniMalloc CSV",
+            suffix: ".csv",
+            mime: "text/csv",
+        },
+        ExportName {
+            name: "header",
+            aliases: &["h"],
+            export: Export::Header,
+            help: "C header of offsets",
+            suffix: ".h",
+            mime: "text/x-c",
+        },
+        ExportName {
+            name: "mem-info",
+            aliases: &["meminfo"],
+            export: Export::MemInfo,
+            help: "aidge_core's generate_optimized_memory_info records as JSON",
+            suffix: ".meminfo.json",
+            mime: "application/json",
+        },
+        ExportName {
+            name: "export-cpp",
+            aliases: &[],
+            export: Export::ExportCpp,
+            help: "aidge-export-cpp's *_MEM_* layer macros",
+            suffix: ".meminfo.h",
+            mime: "text/x-c",
+        },
+    ];
+
+    /// The names of [`Export::CHOICES`], comma-separated (error messages).
+    pub fn names() -> String {
+        let names: Vec<&str> = Export::CHOICES.iter().map(|c| c.name).collect();
+        names.join(", ")
+    }
+
+    /// The format a name or an alias of [`Export::CHOICES`] stands for.
+    pub fn from_name(name: &str) -> Option<Export> {
+        Export::CHOICES
+            .iter()
+            .find(|c| c.name == name || c.aliases.contains(&name))
+            .map(|c| c.export)
     }
 
     /// The format an output file name asks for: `.meminfo.json`, `.meminfo.h`,

@@ -234,7 +234,7 @@ pub fn export_plan(name: &str, wire: &[u8], format: &str) -> Result<String, JsVa
 #[cfg(not(feature = "lite"))]
 fn export_text(name: &str, plan: crate::Plan, format: &str) -> Result<String, JsValue> {
     let export = Export::from_name(format).ok_or_else(|| {
-        JsValue::from_str(&format!("unknown format `{format}`: {}", Export::NAMES))
+        JsValue::from_str(&format!("unknown format `{format}`: {}", Export::names()))
     })?;
     planning::export(&Document::of_plan(plan), export)
         .map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))

@@ -40,7 +40,7 @@ pub(super) struct Opened {
     pub(super) view: View,
     /// None for a file handed over as bytes (`Viewer::open`, `<memplan-view>`).
     source: Option<Rc<Source>>,
-    /// The strategy of its plan (`aidge`: as loaded).
+    /// The strategy of its plan (`planning::AS_LOADED`: as loaded).
     strategy: String,
     /// The worker's planning report (`planning::PlanReport` plus `worker_ms`), or null.
     report: JsValue,

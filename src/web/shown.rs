@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 impl Viewer {
     /// Opens a file like [`Viewer::open`] (returns its id), then, when `strategy` is
-    /// not empty or `aidge`, re-places it with that strategy (`greedy-size`, `search`,
+    /// not empty or as loaded, re-places it with that strategy (`greedy-size`, `search`,
     /// `best`…): a buffer list's buffers or a plan's spaces, as `memplan plan
     /// --strategy` does. The search gets a small budget (a docs page must not freeze).
     ///
@@ -151,15 +151,51 @@ pub fn companion_of(name: &str, bytes: &[u8]) -> Option<String> {
     crate::formats::companion(name, bytes)
 }
 
-/// The choices of the page's strategy menu, as loaded ([`crate::planning::AS_LOADED`])
-/// first, then every strategy `memplan plan --strategy` takes ([`Strategy::names`]):
-/// the menu is made from this list, so a strategy added in Rust is offered at once.
+/// The choices of the page's strategy menu, as loaded first, then every strategy
+/// `memplan plan --strategy` takes ([`crate::planning::choices`]): the menu is made
+/// from this list, so a strategy added in Rust is offered at once.
 #[wasm_bindgen]
 pub fn strategy_names() -> Vec<String> {
-    std::iter::once(crate::planning::AS_LOADED)
-        .chain(crate::strategies::Strategy::names())
-        .map(String::from)
-        .collect()
+    let choices = crate::planning::choices();
+    choices.into_iter().map(|(name, _)| name.into()).collect()
+}
+
+/// What the strategy menu's choice `name` does (the option's tooltip), if it is one.
+#[wasm_bindgen]
+pub fn strategy_help(name: &str) -> Option<String> {
+    let choices = crate::planning::choices();
+    let found = choices.into_iter().find(|(n, _)| *n == name);
+    found.map(|(_, help)| help.into())
+}
+
+/// The name of the choice that keeps the plan as loaded ([`crate::planning::AS_LOADED`]),
+/// which the worker plans in the page's first module.
+#[wasm_bindgen]
+pub fn as_loaded() -> String {
+    crate::planning::AS_LOADED.into()
+}
+
+/// The text formats of the page's Export menu ([`crate::formats::Export::CHOICES`]):
+/// `[{name, help, suffix, mime}]`.
+#[wasm_bindgen]
+pub fn export_formats() -> JsValue {
+    #[derive(serde::Serialize)]
+    struct Format {
+        name: &'static str,
+        help: &'static str,
+        suffix: &'static str,
+        mime: &'static str,
+    }
+    let all: Vec<Format> = crate::formats::Export::CHOICES
+        .iter()
+        .map(|c| Format {
+            name: c.name,
+            help: c.help,
+            suffix: c.suffix,
+            mime: c.mime,
+        })
+        .collect();
+    to_js(&all)
 }
 
 /// What file `name` (content `bytes`) is when a framework writes it beside a plan dump

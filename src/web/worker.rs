@@ -87,7 +87,7 @@ impl Planner {
     }
 
     /// The plan as loaded ([`Session::as_loaded`]), as wire bytes; `strategy` must be
-    /// `aidge` (the other strategies are in the whole crate's module).
+    /// `as-loaded` (the other strategies are in the whole crate's module).
     pub fn plan(&mut self, strategy: &str) -> Result<Vec<u8>, JsValue> {
         if strategy != crate::planning::AS_LOADED {
             return Err(JsValue::from_str(&format!(
@@ -133,7 +133,7 @@ impl Planner {
         })
     }
 
-    /// Plans with `strategy` (`aidge` or a strategy name) within `millis`; calls
+    /// Plans with `strategy` (`as-loaded` or a strategy name) within `millis`; calls
     /// `progress` with every better peak found. Returns the plan's wire bytes, with
     /// its stats and checker report (the costly part of showing a big plan).
     pub fn plan(

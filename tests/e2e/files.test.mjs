@@ -94,7 +94,7 @@ test('two dumps of one name and a planned copy of each: renamed, compared, the r
     assert.match(labels[1], new RegExp(`^B: ${copy}`));
     assert.equal(summary.only_a + summary.only_b, 0, `${copy}: the same graph as ${parent}`);
     const [a, b] = [await report(page, parent), await report(page, copy)];
-    assert.equal(a.strategy, 'aidge');
+    assert.equal(a.strategy, 'as-loaded');
     assert.equal(b.strategy, 'greedy-size');
     assert.equal(BigInt(summary.peak_delta_bytes), BigInt(b.peak) - BigInt(a.peak), `${copy} − ${parent}`);
   }

@@ -97,7 +97,7 @@ test('each model dropped shows Aidge\'s default plan, then the best plan', async
     await dropServed(p, name);
     await h.waitForFiles(p, n + 1);
     const aidge = await report(p);
-    assert.equal(aidge.strategy, 'aidge', name);
+    assert.equal(aidge.strategy, 'as-loaded', name);
     assert.equal(aidge.peak, String(expected.peak), `${name}: Aidge's default plan`);
     if (name in { resnet18: 1, mobilenet_v2: 1, squeezenet1_1: 1, efficientnet_b0: 1 }) {
       assert.equal(aidge.peak, h.golden(`${name}-multi-None`), `${name}: Aidge's own peak`);
@@ -113,7 +113,7 @@ test('each model dropped shows Aidge\'s default plan, then the best plan', async
     assert.ok(BigInt(best.peak) <= BigInt(aidge.peak), `${name}: best ${best.peak} > Aidge ${aidge.peak}`);
     assert.ok(BigInt(best.peak) >= BigInt(best.lower_bound), name);
     rows.push(`${name}: Aidge ${aidge.peak} B, best ${best.peak} B (bound ${best.lower_bound} B), drop → best shown ${ms} ms`);
-    await p.selectOption('#strategy', 'aidge');
+    await p.selectOption('#strategy', 'as-loaded');
   }
   console.log(rows.join('\n'));
   assert.deepEqual(p.consoleErrors, []);

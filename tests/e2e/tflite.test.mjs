@@ -61,7 +61,7 @@ test('drop a .tflite: TFLM\'s plan with names; re-plan; the download is the CLI\
     assert.match(status, new RegExp(`arena head ${best.peak} bytes \\(was ${head}\\)`), status);
     assert.match(status, /kTensorArenaSize/);
     await p.click('#export summary');
-    await p.selectOption('#strategy', 'aidge');
+    await p.selectOption('#strategy', 'as-loaded');
   }
   // A plan of another file: the .tflite export is not offered.
   await h.drop(p, [['plan.csv', Buffer.from('id,lower,upper,size\na,0,2,16\nb,1,3,16\n')]]);

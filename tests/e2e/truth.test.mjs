@@ -287,7 +287,7 @@ test('12. on a phone the compare table shows every column; the strategy menu is 
   const source = fs.readFileSync(path.join(root, 'src/strategies/mod.rs'), 'utf8');
   const names = [...source.split('pub fn name(self)')[1].split('\n    }')[0].matchAll(/=> "([a-z-]+)"/g)].map((m) => m[1]);
   assert.ok(names.includes('sweep'), names.join());
-  assert.deepEqual(offered, ['aidge', ...names]);
+  assert.deepEqual(offered, ['as-loaded', ...names]);
   assert.equal(await page.inputValue('#strategy'), 'best');
   await page.close();
 });
