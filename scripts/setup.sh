@@ -5,7 +5,7 @@
 #             (playwright-core, binaryen: the build's wasm-opt)
 #   browser — Debian's chromium (for the end-to-end tests)
 #   python  — .venv with the real aidge_core 0.10.1 wheels (parity tests, export-cpp builds),
-#             tflite-micro (tests/parity/tflm_diff.py)
+#             tflite-micro (tests/parity/tflm_diff.py), mypy (tests/parity/python_api_diff.py)
 #             and memplan's own Python package built into it (`pip install -e .`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +52,11 @@ setup_python() {
   if ! .venv/bin/python -c 'import tflite_micro' 2>/dev/null; then
     say "adding tflite-micro to .venv"
     .venv/bin/pip install -q --disable-pip-version-check tflite-micro==0.dev20261023182759
+  fi
+  # mypy: tests/parity/python_api_diff.py holds memplan's public Python API to `mypy --strict`.
+  if ! .venv/bin/python -c 'import mypy' 2>/dev/null; then
+    say "adding mypy to .venv"
+    .venv/bin/pip install -q --disable-pip-version-check mypy==1.13.0
   fi
   # memplan's Python package, editable: python/memplan is the package and the compiled
   # module lands beside it. Re-run every time so the module follows the Rust sources

@@ -1,8 +1,11 @@
 //! The Python extension `memplan._native` (feature `python`, built by maturin): the
-//! core, in-process, for `python/memplan/aidge.py`. A thin shell like the CLI and the
-//! wasm module: documents go in and come out as text in memplan's own formats, so the
-//! Python side needs no type of ours, and errors become `ValueError` with the same
-//! message (file, place, what was expected) the CLI prints.
+//! core, in-process, for the package `python/memplan` (`memplan.aidge`, `memplan.tflm`).
+//! A thin shell like the CLI and the wasm module: documents go in as text in memplan's
+//! own formats, results come out as memplan JSON or JSON records the Python side loads
+//! into its dataclasses (never CSV text it would split), and errors become
+//! `ValueError` with the same message (file, place, what was expected) the CLI prints.
+//! The names a user types (`STRATEGIES`, `EXPORT_FORMATS`) are Rust's lists
+//! (`planning::choices`, `Export::CHOICES`); the stub `_native.pyi` types them all.
 
 use crate::formats::{self, Export};
 use crate::planning::{self, Request, Session};
@@ -18,7 +21,7 @@ fn value_error(e: Error) -> PyErr {
 }
 
 /// The plan `text` (any format memplan reads, named `name` in messages) stands for,
-/// planned with `strategy` (`aidge` keeps it as loaded, or a strategy name) within
+/// planned with `strategy` (`as-loaded` keeps it, or a strategy name) within
 /// `budget_ms`. Returns the plan as memplan JSON and the report as JSON.
 #[pyfunction]
 fn plan(text: &str, name: &str, strategy: &str, budget_ms: u64) -> PyResult<(String, String)> {
@@ -37,7 +40,7 @@ fn convert(text: &str, name: &str, format: &str) -> PyResult<String> {
     let export = Export::from_name(format).ok_or_else(|| {
         PyValueError::new_err(format!(
             "unknown format `{format}`: expected one of {}",
-            Export::NAMES
+            Export::names()
         ))
     })?;
     let doc = formats::load(name, text.as_bytes()).map_err(value_error)?;
@@ -112,6 +115,21 @@ fn tflite_buffers(model: &[u8], name: &str) -> PyResult<String> {
     Ok(out.to_string())
 }
 
+/// TFLM's `PrintMemoryPlan()` output `dump` for `model` as MiniMalloc CSV whose
+/// buffers carry the model's tensor names ([`formats::tflite::name_dump`]).
+#[pyfunction]
+fn tflite_named_dump(model: &[u8], name: &str, dump: &str) -> PyResult<String> {
+    let read = formats::tflite::read(model).map_err(|e| value_error(e.in_file(name)))?;
+    let doc = formats::load("plan.txt", dump.as_bytes()).map_err(value_error)?;
+    let list = doc
+        .buffers
+        .filter(|_| doc.plan.is_none())
+        .ok_or_else(|| PyValueError::new_err("plan.txt: not a TFLM memory plan dump"))?;
+    let named =
+        formats::tflite::name_dump(&read, &list).map_err(|e| value_error(e.in_file("plan.txt")))?;
+    Ok(formats::csv::write(&named))
+}
+
 /// The model planned with `strategy` within `budget_ms` (as `memplan plan model.tflite
 /// --strategy S -o out.tflite`): the model with that plan as its offline plan, what to
 /// set the arena to, and the plan's report as JSON.
@@ -149,9 +167,42 @@ fn tflite_with_offsets<'py>(
     Ok((bytes, written.summary()))
 }
 
+/// A memplan JSON document of `plan` and, if given, `schedule` (each a JSON object
+/// as `memplan.aidge.plan_of` and `schedule_of` make them), read back by the core's
+/// reader (so it is checked as any file is) and written by its writer.
+#[pyfunction]
+#[pyo3(signature = (plan, schedule=None))]
+fn document(plan: &str, schedule: Option<&str>) -> PyResult<String> {
+    let parse = |what: &str, text: &str| {
+        serde_json::from_str::<serde_json::Value>(text)
+            .map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
+    };
+    let mut doc = serde_json::json!({"format": "memplan", "version": 1});
+    if let Some(schedule) = schedule {
+        doc["schedule"] = parse("schedule", schedule)?;
+    }
+    doc["plan"] = parse("plan", plan)?;
+    let read = formats::memplan_json::read(&doc.to_string()).map_err(value_error)?;
+    Ok(formats::memplan_json::write(&read))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    let choices = planning::choices();
+    let names: Vec<&str> = choices.iter().map(|c| c.0).collect();
+    m.add("STRATEGIES", names)?;
+    m.add(
+        "STRATEGY_HELP",
+        choices
+            .into_iter()
+            .collect::<std::collections::HashMap<_, _>>(),
+    )?;
+    m.add("AS_LOADED", planning::AS_LOADED)?;
+    m.add("AS_LOADED_ALIAS", planning::AS_LOADED_ALIAS)?;
+    let formats: Vec<&str> = Export::CHOICES.iter().map(|c| c.name).collect();
+    m.add("EXPORT_FORMATS", formats)?;
+    m.add_function(wrap_pyfunction!(document, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
@@ -159,6 +210,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tflite_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(tflite_plan, m)?)?;
     m.add_function(wrap_pyfunction!(tflite_with_offsets, m)?)?;
+    m.add_function(wrap_pyfunction!(tflite_named_dump, m)?)?;
     m.add_function(wrap_pyfunction!(check_export, m)?)?;
     Ok(())
 }

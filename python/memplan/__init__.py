@@ -13,6 +13,36 @@ a source checkout). ``memplan.aidge`` connects it to Eclipse Aidge 0.10.1:
 
 ``memplan.tflm`` does the same for TensorFlow Lite Micro: ``apply_plan(model_bytes)``
 writes memplan's plan into the model's ``OfflineMemoryAllocation`` metadata.
+
+The names a user passes are the Rust core's (one definition for the CLI, the page
+and Python): ``STRATEGIES`` (``as-loaded`` first, which keeps the plan as loaded
+and is also accepted as ``aidge``; ``STRATEGY_HELP`` says what each does) and
+``EXPORT_FORMATS`` (``memplan convert --format``).
 """
 
+from typing import TYPE_CHECKING, Dict, Tuple
+
+from .report import Report
+
 __version__ = "0.1.0"
+__all__ = ["Report", "STRATEGIES", "STRATEGY_HELP", "AS_LOADED", "EXPORT_FORMATS"]
+
+if TYPE_CHECKING:
+    STRATEGIES: Tuple[str, ...]
+    STRATEGY_HELP: Dict[str, str]
+    AS_LOADED: str
+    EXPORT_FORMATS: Tuple[str, ...]
+
+
+def __getattr__(name: str) -> object:
+    """The core's names, read from ``memplan._native`` on first use."""
+    from . import _native
+    if name == "STRATEGIES":
+        return tuple(_native.STRATEGIES)
+    if name == "STRATEGY_HELP":
+        return dict(_native.STRATEGY_HELP)
+    if name == "AS_LOADED":
+        return _native.AS_LOADED
+    if name == "EXPORT_FORMATS":
+        return tuple(_native.EXPORT_FORMATS)
+    raise AttributeError(f"module 'memplan' has no attribute {name!r}")

@@ -24,9 +24,17 @@ written (aligned, no two live tensors sharing a byte, read back as given); a
 broken one raises ``ValueError`` and nothing is written.
 """
 
+from __future__ import annotations
+
 import json
+from dataclasses import dataclass
+from typing import Dict, List, Mapping, Tuple
 
 from . import _native
+from .report import Report
+
+__all__ = ["ALIGNMENT", "METADATA", "Buffer", "buffers", "plan", "named_csv", "apply_plan",
+           "with_offline_plan"]
 
 #: ``MicroArenaBufferAlignment()``: every planned size is rounded up to it.
 ALIGNMENT = 16
@@ -36,82 +44,69 @@ METADATA = "OfflineMemoryAllocation"
 _NAME = "model.tflite"
 
 
-def _all_buffers(model_bytes):
-    return json.loads(_native.tflite_buffers(bytes(model_bytes), _NAME))["buffers"]
+@dataclass(frozen=True)
+class Buffer:
+    """A buffer TFLM's planner gets for a tensor of the model: its ``size`` rounded
+    up to ``ALIGNMENT``, its lifetime in allocation scopes (``last_used``
+    inclusive), and the arena ``offset`` it gets (the model's offline plan when it
+    has one, else TFLM's own greedy plan)."""
+
+    tensor: int
+    name: str
+    size: int
+    first_used: int
+    last_used: int
+    offset: int
 
 
-def buffers(model_bytes):
+def buffers(model_bytes: bytes) -> List[Buffer]:
     """The buffers TFLM's planner gets for the model's tensors, in its order.
 
-    A list of dicts ``{"tensor", "name", "size", "first_used", "last_used"}``:
-    the tensors whose data is not in the model, not variables and not empty,
-    with TFLM's lifetimes (allocation scopes, ``last_used`` inclusive) and sizes
-    rounded up to ``ALIGNMENT``. Models with one subgraph only (no IF, WHILE or
-    CALL_ONCE), as ``AllocationInfoBuilder`` plans subgraph 0 and nests the others.
+    The tensors whose data is not in the model, not variables and not empty, with
+    TFLM's lifetimes and offsets (kernels' scratch buffers are not listed). Models
+    with one subgraph only (no IF, WHILE or CALL_ONCE), as
+    ``AllocationInfoBuilder`` plans subgraph 0 and nests the others.
     """
-    keys = ("tensor", "name", "size", "first_used", "last_used")
-    return [{k: b[k] for k in keys} for b in _all_buffers(model_bytes) if b["tensor"] is not None]
+    out = json.loads(_native.tflite_buffers(bytes(model_bytes), _NAME))["buffers"]
+    return [Buffer(tensor=int(b["tensor"]), name=str(b["name"]), size=int(b["size"]),
+                   first_used=int(b["first_used"]), last_used=int(b["last_used"]),
+                   offset=int(b["offset"]))
+            for b in out if b["tensor"] is not None]
 
 
-def plan(model_bytes, strategy="best", budget_ms=2000):
+def plan(model_bytes: bytes, strategy: str = "best",
+         budget_ms: int = 2000) -> Tuple[List[Buffer], Report]:
     """memplan's placement of the model's buffers: ``(buffers, report)``, each
-    buffer of ``buffers(model_bytes)`` with its ``offset`` (as the planned model
-    carries it); the report as ``memplan plan`` gives it (peak, lower bound,
-    strategy used) with ``arena``: what to set ``kTensorArenaSize`` to."""
-    planned, summary, report = _native.tflite_plan(bytes(model_bytes), _NAME, strategy, budget_ms)
-    report = json.loads(report)
-    report["arena"] = summary
-    return buffers_with_offsets(planned), report
+    buffer of ``buffers(model_bytes)`` at the ``offset`` the planned model carries;
+    the report as ``memplan plan`` gives it (peak, lower bound, strategy used) with
+    ``arena``: what to set ``kTensorArenaSize`` to."""
+    planned, summary, report = _native.tflite_plan(bytes(model_bytes), _NAME, strategy,
+                                                   int(budget_ms))
+    return buffers(planned), Report.from_json(report, arena=summary)
 
 
-def buffers_with_offsets(model_bytes):
-    """``buffers(model_bytes)``, each with the ``offset`` TFLM gives it (the
-    model's offline plan when it has one, else its own greedy plan)."""
-    keys = ("tensor", "name", "size", "first_used", "last_used", "offset")
-    return [{k: b[k] for k in keys} for b in _all_buffers(model_bytes) if b["tensor"] is not None]
-
-
-def named_csv(model_bytes, dump_text):
+def named_csv(model_bytes: bytes, dump_text: str) -> str:
     """TFLM's ``PrintMemoryPlan()`` output for this model as a buffer CSV (memplan's
     reader, offsets as TFLM placed them) whose buffers carry the model's tensor names
     instead of the planner's ids (the kernels' scratch buffers, after the tensors,
     become ``scratch N``): open it in the page or the CLI to see which tensor is where.
-    The dump must be of this model: its sizes and lifetimes are checked."""
-    bufs = buffers(model_bytes)
-    lines = _native.convert(dump_text, "plan.txt", "csv").splitlines()
-    rows = [line.split(",") for line in lines[1:]]
-    if len(rows) < len(bufs):
-        raise ValueError(f"the dump has {len(rows)} buffers, the model {len(bufs)} tensors to place")
-    seen = set()
-    out = [lines[0]]
-    for i, row in enumerate(rows):
-        if i < len(bufs):
-            b = bufs[i]
-            if [int(v) for v in row[1:4]] != [b["first_used"], b["last_used"] + 1, b["size"]]:
-                raise ValueError(f"buffer id={i} of the dump is not tensor {b['tensor']} of the model")
-            name = (b["name"] or f"tensor {b['tensor']}").replace(",", ";")
-        else:
-            name = f"scratch {i - len(bufs)}"
-        while name in seen:
-            name += "'"
-        seen.add(name)
-        out.append(",".join([name] + row[1:]))
-    return "\n".join(out) + "\n"
+    The dump must be of this model: its sizes and lifetimes are checked (``ValueError``
+    otherwise)."""
+    return _native.tflite_named_dump(bytes(model_bytes), _NAME, dump_text)
 
 
-def apply_plan(model_bytes, strategy="best", budget_ms=2000):
+def apply_plan(model_bytes: bytes, strategy: str = "best", budget_ms: int = 2000) -> bytes:
     """The model with memplan's plan (``strategy``) as its offline plan: the bytes
     ``memplan plan model.tflite --strategy STRATEGY -o out.tflite`` writes."""
-    planned, _, _ = _native.tflite_plan(bytes(model_bytes), _NAME, strategy, budget_ms)
+    planned, _, _ = _native.tflite_plan(bytes(model_bytes), _NAME, strategy, int(budget_ms))
     return bytes(planned)
 
 
-def with_offline_plan(model_bytes, offsets):
+def with_offline_plan(model_bytes: bytes, offsets: Mapping[int, int]) -> bytes:
     """The model with ``offsets`` (tensor index of subgraph 0 -> arena offset, one
     for every tensor of ``buffers``) as its ``OfflineMemoryAllocation`` metadata, -1
     for every other tensor (an earlier plan is replaced). Raises ``ValueError`` on a
     plan TFLM cannot run (unaligned, or live tensors sharing bytes)."""
-    planned, _ = _native.tflite_with_offsets(
-        bytes(model_bytes), _NAME, {int(t): int(o) for t, o in offsets.items()}
-    )
+    table: Dict[int, int] = {int(t): int(o) for t, o in offsets.items()}
+    planned, _ = _native.tflite_with_offsets(bytes(model_bytes), _NAME, table)
     return bytes(planned)

@@ -178,12 +178,12 @@ def run_model(name, size, tmp):
     default_mem, ours_mem = mems["default"], mems["memplan"]
     row["default_mem"], row["memplan_mem"] = default_mem, ours_mem
     found = check_export(tmp / f"{tag}-default")
-    row["default_findings"] = [f["message"] for f in found]
-    flagged = {f["node"] for f in found}
+    row["default_findings"] = [f.message for f in found]
+    flagged = {f.node for f in found}
     ours_found = check_export(tmp / f"{tag}-memplan")
-    row["memplan_findings"] = [f["message"] for f in ours_found]
-    same_findings = (sorted((f["kind"], f["node"]) for f in ours_found)
-                     == sorted((f["kind"], f["node"]) for f in found))
+    row["memplan_findings"] = [f.message for f in ours_found]
+    same_findings = (sorted((f.kind, f.node) for f in ours_found)
+                     == sorted((f.kind, f.node) for f in found))
     d_out, d_arena = build_and_run(tmp / f"{tag}-default", x)
     m_out, m_arena = build_and_run(tmp / f"{tag}-memplan", x)
     row["default_elf_arena"], row["memplan_elf_arena"] = d_arena, m_arena

@@ -299,7 +299,7 @@ def corrupting(strategy):
 def summary(findings):
     """The checker's findings as sorted "kind node" strings (bytes left out: what
     an unwritten read finds there depends on the placement)."""
-    return sorted(f"{f['kind']} {f['node']}" for f in findings)
+    return sorted(f"{f.kind} {f.node}" for f in findings)
 
 
 def node_type(node):
@@ -313,7 +313,7 @@ def node_type(node):
 
 def by_type(findings):
     """The findings as sorted "kind NodeType" strings (see `node_type`)."""
-    return sorted(f"{f['kind']} {node_type(f['node'])}" for f in findings)
+    return sorted(f"{f.kind} {node_type(f.node)}" for f in findings)
 
 
 def run_model(name, size, strategy, tmp, cache):
@@ -350,7 +350,7 @@ def run_model(name, size, strategy, tmp, cache):
     if by_type(ours_findings) != by_type(default_findings):
         row["fail"] = (f"the export checker finds {summary(ours_findings)} in memplan's build, "
                        f"{row['findings']} in Aidge's: "
-                       + "; ".join(f["message"] for f in ours_findings[:3]))
+                       + "; ".join(f.message for f in ours_findings[:3]))
         return row
     stats = tmp / f"{name}-memplan" / "stats" / "memory_info.memplan.json"
     from memplan import _native

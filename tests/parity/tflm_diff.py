@@ -123,14 +123,14 @@ def raw_offline_plan(model_bytes, offsets):
 
 def broken(model_bytes):
     """The model with every planned tensor at offset 0."""
-    return raw_offline_plan(model_bytes, {b["tensor"]: 0 for b in tflm.buffers(model_bytes)})
+    return raw_offline_plan(model_bytes, {b.tensor: 0 for b in tflm.buffers(model_bytes)})
 
 
 def check(model):
     problems = []
     data = (DATA / f"{model}.tflite").read_bytes()
     dump = dump_buffers(model)
-    mine = [(b["size"], b["first_used"], b["last_used"]) for b in tflm.buffers(data)]
+    mine = [(b.size, b.first_used, b.last_used) for b in tflm.buffers(data)]
     if mine != [(s, f, l) for s, _, f, l in dump[: len(mine)]]:
         problems.append(f"buffers differ from TFLM's dump:\n  memplan {mine}\n  TFLM    {dump}")
     tflm_peak = max(s + o for s, o, _, _ in dump)
@@ -141,8 +141,8 @@ def check(model):
     # The dump with the model's tensor names: one row per buffer, TFLM's offsets, valid.
     text = dump_path(model).read_text()
     named = tflm.named_csv(data, text).splitlines()[1:]
-    names = [b["name"] for b in tflm.buffers(data)]
-    if [r.split(",")[0] for r in named[: len(names)]] != [n.replace(",", ";") for n in names]:
+    names = [b.name for b in tflm.buffers(data)]
+    if [r.split(",")[0] for r in named[: len(names)]] != [n.replace(",", "_") for n in names]:
         problems.append("named_csv does not name the buffers by their tensors")
     if [int(r.split(",")[4]) for r in named] != [o for _, o, _, _ in dump]:
         problems.append("named_csv moved a buffer")
@@ -163,7 +163,7 @@ def check(model):
         problems.append(f"memplan's TFLM head {memplan_tflm_head} != the interpreter's {before['head']}")
     bufs, report = tflm.plan(data, strategy="best")
     planned = tflm.apply_plan(data, strategy="best")
-    if tflm.with_offline_plan(data, {b["tensor"]: b["offset"] for b in bufs}) != planned:
+    if tflm.with_offline_plan(data, {b.tensor: b.offset for b in bufs}) != planned:
         problems.append("with_offline_plan of apply_plan's offsets gives other bytes")
     out, after = run(planned, xs)
     identical = all(np.array_equal(a, b) for a, b in zip(ref, out))
@@ -171,8 +171,8 @@ def check(model):
         problems.append("outputs differ with memplan's offline plan")
     # The kernels' scratch buffers (after the tensors in the dump) are planned at run
     # time, in the holes of memplan's plan: the head is memplan's peak.
-    if after["head"] != int(report["peak"]):
-        problems.append(f"head {after['head']} != memplan's peak {report['peak']}")
+    if after["head"] != report.peak:
+        problems.append(f"head {after['head']} != memplan's peak {report.peak}")
     if after["tail"] != before["tail"]:
         problems.append(f"tail {after['tail']} != {before['tail']}: the plan moved persistent data")
     if model in AT_BOUND:
@@ -181,7 +181,7 @@ def check(model):
     elif after["head"] >= before["head"]:
         problems.append(f"head {after['head']} not below TFLM's {before['head']}")
     try:
-        tflm.with_offline_plan(data, {b["tensor"]: 0 for b in tflm.buffers(data)})
+        tflm.with_offline_plan(data, {b.tensor: 0 for b in tflm.buffers(data)})
         problems.append("memplan wrote a plan with every tensor at offset 0")
     except ValueError as e:
         if "not valid" not in str(e) and len(bufs) > 1:
@@ -193,7 +193,7 @@ def check(model):
     print(
         f"{model}: TFLM head {before['head']} B (total {before['total']}), memplan head "
         f"{after['head']} B (total {after['total']}, -{gain:.1f} %), lower bound "
-        f"{report['lower_bound']}, outputs identical: {identical}, {len(xs)} inputs",
+        f"{report.lower_bound}, outputs identical: {identical}, {len(xs)} inputs",
         flush=True,
     )
     return problems
@@ -228,7 +228,7 @@ def check_corpus(path):
     print(
         f"{name}: {tensors} tensors (+{len(everything) - tensors} scratch), TFLM head "
         f"{before['head']} B (total {before['total']}), memplan head {after['head']} B "
-        f"(total {after['total']}, -{gain:.1f} %), lower bound {report['lower_bound']}, "
+        f"(total {after['total']}, -{gain:.1f} %), lower bound {report.lower_bound}, "
         f"outputs identical: {identical}, {len(xs)} inputs",
         flush=True,
     )

@@ -26,18 +26,22 @@ plan Aidge itself makes with the chosen driver (default: 0.10.1's default,
 only aidge_core is needed.
 """
 
+from __future__ import annotations
+
 import json
+import os
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 __all__ = ["export", "schedule_of", "aidge_plan", "plan_of"]
 
 _NO_PARENT = 65535  # Aidge's gk_IODefaultIndex on an unconnected input
 
 
-def _is_producer(node):
-    return node.type() == "Producer"
+def _is_producer(node: Any) -> bool:
+    return bool(node.type() == "Producer")
 
 
-def _dtype_bytes(tensor):
+def _dtype_bytes(tensor: Any) -> int:
     """Bytes per element of a tensor's datatype (float32 -> 4)."""
     name = str(tensor.dtype).split(".")[-1].lower()
     for prefix, bits in (("float", None), ("int", None), ("uint", None), ("bfloat", None)):
@@ -50,20 +54,20 @@ def _dtype_bytes(tensor):
     raise ValueError(f"memplan.aidge: unknown datatype size for {tensor.dtype}")
 
 
-def _required_input(op, index):
+def _required_input(op: Any, index: int) -> Tuple[int, int]:
     """(required data, required protected) of input `index`, in elements, as the
     operator answers them (meta-operators delegate to their inner nodes)."""
     return op.get_nb_required_data(index).data, op.get_nb_required_protected(index).data
 
 
-def _required_memory(op, index):
+def _required_memory(op: Any, index: int) -> Tuple[int, bool]:
     """(elements, token_based): Aidge counts an output in tokens when it cannot
     count its data (a GenericOperator without dims); its drivers refuse it."""
     req = op.get_required_memory(index, [])
     return req.data, str(req.type).split(".")[-1] == "token"
 
 
-def _data_input_indices(node):
+def _data_input_indices(node: Any) -> List[int]:
     """Indices of the node's data inputs, in order (Aidge's dataInputs())."""
     op = node.get_operator()
     out = []
@@ -73,14 +77,14 @@ def _data_input_indices(node):
     return out
 
 
-def schedule_of(scheduler):
+def schedule_of(scheduler: Any) -> Dict[str, Any]:
     """The schedule document (src/schedule.rs) of a scheduler after
     forward_dims and generate_scheduling, as a dict."""
     order = list(scheduler.get_sequential_static_scheduling())
     index = {id(n): i for i, n in enumerate(order)}
     by_name = {n.name(): i for i, n in enumerate(order)}
 
-    def idx(node):
+    def idx(node: Any) -> Optional[int]:
         i = index.get(id(node))
         return by_name.get(node.name()) if i is None else i
 
@@ -128,8 +132,10 @@ def schedule_of(scheduler):
     return {"nodes": nodes}
 
 
-def aidge_plan(scheduler, driver="multiple_mems", wrap=False, optimize=None,
-               inc_producers=False, alignment=1, capacities=(1000000000,), priorities=(0,)):
+def aidge_plan(scheduler: Any, driver: str = "multiple_mems", wrap: bool = False,
+               optimize: Optional[str] = None, inc_producers: bool = False, alignment: int = 1,
+               capacities: Sequence[int] = (1000000000,),
+               priorities: Sequence[int] = (0,)) -> Any:
     """Runs one of Aidge's own drivers on the scheduler; returns its MemoryManager."""
     import aidge_core
     if driver == "multiple_mems":
@@ -146,17 +152,21 @@ def aidge_plan(scheduler, driver="multiple_mems", wrap=False, optimize=None,
                                                    memory_alignment=alignment)
     else:
         raise ValueError(f"unknown driver {driver!r} (multiple_mems, memory, auto_concat)")
-    if optimize not in (None, "None", "OptimizeNone"):
+    if optimize is not None and optimize not in ("None", "OptimizeNone"):
         name = optimize if optimize.startswith("Optimize") else "Optimize" + optimize
         mm.optimize(getattr(aidge_core.OptimizeStrategy, name))
     return mm
 
 
-def plan_of(scheduler, mm, components=None, alignment=1):
+def plan_of(scheduler: Any, mm: Any, components: Optional[List[Dict[str, Any]]] = None,
+            alignment: int = 1) -> Dict[str, Any]:
     """The memplan Plan (src/model.rs) of an Aidge MemoryManager."""
     order = list(scheduler.get_sequential_static_scheduling())
     all_planes = mm.get_planes()
-    spaces, space_ids, planes, clocks = [], {}, [], {}
+    spaces: List[Dict[str, Any]] = []
+    planes: List[Dict[str, Any]] = []
+    space_ids: Dict[int, int] = {}
+    clocks: Dict[int, int] = {}
     keep = []  # keeps pybind11 wrappers alive so id() stays unique
     for i, node in enumerate(order):
         for k, p in enumerate(all_planes.get(node, [])):
@@ -185,8 +195,10 @@ def plan_of(scheduler, mm, components=None, alignment=1):
             "max_lifetime": mm.get_max_lifetime(), "alignment": alignment}
 
 
-def export(scheduler, path, driver="multiple_mems", wrap=False, optimize=None,
-           inc_producers=False, alignment=1, capacities=(1000000000,), priorities=(0,)):
+def export(scheduler: Any, path: Union[str, "os.PathLike[str]"], driver: str = "multiple_mems",
+           wrap: bool = False, optimize: Optional[str] = None, inc_producers: bool = False,
+           alignment: int = 1, capacities: Sequence[int] = (1000000000,),
+           priorities: Sequence[int] = (0,)) -> Dict[str, Any]:
     """Writes the memplan JSON file of `scheduler` (after forward_dims and
     generate_scheduling) to `path`: its schedule and Aidge's plan for it.
 

@@ -31,6 +31,57 @@ pub struct Read {
     pub warnings: Vec<String>,
 }
 
+/// TFLM's own dump of this model's plan (`PrintMemoryPlan()`, read as `dump`: its
+/// buffers in the planner's order, at TFLM's offsets) with the model's tensor names
+/// instead of the planner's ids; the kernels' scratch buffers, after the tensors,
+/// become `scratch N`. The dump must be of this model: each tensor's lifetime and size
+/// are checked against it.
+pub fn name_dump(read: &Read, dump: &BufferList) -> Result<BufferList> {
+    let tensors: Vec<&Alloc> = read
+        .arena
+        .allocs
+        .iter()
+        .filter(|a| a.tensor.is_some())
+        .collect();
+    if dump.buffers.len() < tensors.len() {
+        return Err(Error::whole(format!(
+            "the dump has {} buffers, the model {} tensors to place",
+            dump.buffers.len(),
+            tensors.len()
+        )));
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut buffers = Vec::with_capacity(dump.buffers.len());
+    for (i, b) in dump.buffers.iter().enumerate() {
+        let mut name = match tensors.get(i) {
+            Some(t) => {
+                if (b.lower, b.upper, b.size) != (t.first, t.last + 1, t.size) {
+                    let tensor = t.tensor.unwrap_or_default();
+                    return Err(Error::whole(format!(
+                        "buffer id={i} of the dump is not tensor {tensor} of the model"
+                    )));
+                }
+                match t.name.is_empty() {
+                    true => format!("tensor {}", t.tensor.unwrap_or_default()),
+                    false => t.name.clone(),
+                }
+            }
+            None => format!("scratch {}", i - tensors.len()),
+        };
+        while !seen.insert(name.clone()) {
+            name.push('\'');
+        }
+        buffers.push(Buffer {
+            id: name,
+            ..b.clone()
+        });
+    }
+    Ok(BufferList {
+        buffers,
+        capacity: dump.capacity,
+    })
+}
+
 /// Reads a model into TFLM's plan of it.
 pub fn read(bytes: &[u8]) -> Result<Read> {
     let model = schema::read(bytes)?;

@@ -1,0 +1,47 @@
+"""The report of a plan (``planning::PlanReport`` of the Rust core), as a dataclass."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Optional, Tuple
+
+__all__ = ["Report"]
+
+
+@dataclass(frozen=True)
+class Report:
+    """What memplan reports next to a plan (``memplan plan``'s report).
+
+    ``strategy`` is the choice asked for (``as-loaded`` or a strategy name);
+    ``strategy_used`` the strategy whose placement it is (``best``'s winner, or the
+    default placement of a list without offsets); ``component_peaks`` the top of
+    each memory component, in the plan's order; ``proven_optimal``: no placement
+    of these buffers (spaces) is smaller. ``arena``: for a ``.tflite``, what to set
+    TFLM's arena to.
+    """
+
+    strategy: str
+    strategy_used: str
+    peak: int
+    lower_bound: int
+    component_peaks: Tuple[int, ...]
+    proven_optimal: bool
+    elapsed_ms: int
+    iterations: int
+    capacity: Optional[int] = None
+    limits: Optional[str] = None
+    arena: Optional[str] = None
+
+    @classmethod
+    def from_json(cls, text: str, arena: Optional[str] = None) -> "Report":
+        """The report of the core's JSON (byte counts are digit strings there)."""
+        r: dict[str, Any] = json.loads(text)
+        capacity = r.get("capacity")
+        return cls(strategy=str(r["strategy"]), strategy_used=str(r["strategy_used"]),
+                   peak=int(r["peak"]), lower_bound=int(r["lower_bound"]),
+                   component_peaks=tuple(int(p) for p in r["component_peaks"]),
+                   proven_optimal=bool(r["proven_optimal"]), elapsed_ms=int(r["elapsed_ms"]),
+                   iterations=int(r["iterations"]),
+                   capacity=None if capacity is None else int(capacity),
+                   limits=r.get("limits"), arena=arena)

@@ -1,0 +1,86 @@
+"""memplan's Python API against its other faces and its types (issue #28).
+
+1. ``memplan.STRATEGIES`` (with ``STRATEGY_HELP``) lists exactly the strategies
+   ``memplan plan --help`` lists, in its order, with the same help; and
+   ``memplan.EXPORT_FORMATS`` exactly ``memplan convert --help``'s formats (the CLI's
+   lists are held to the Rust enum by tests/names.rs).
+2. ``as-loaded`` and its old name ``aidge`` both keep the plan; the report comes back
+   as a ``memplan.Report`` with the core's numbers.
+3. ``mypy --strict`` passes on the package (``python/memplan``, with ``py.typed`` and
+   the stub of ``_native``): a few seconds.
+
+Run: .venv/bin/python tests/parity/run.py python_api
+"""
+
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CLI = ROOT / "target" / "release" / "memplan"
+
+
+def possible_values(command, flag):
+    """[(name, help)] that `memplan COMMAND --help` lists for FLAG."""
+    text = subprocess.run([str(CLI), command, "--help"], capture_output=True, text=True,
+                          check=True).stdout
+    block = text.split(f"      {flag} <", 1)[1].split("Possible values:", 1)[1]
+    out = []
+    for line in block.splitlines()[1:]:
+        line = line.strip()
+        if not line:
+            break
+        if line.startswith("- "):
+            name, _, help_ = line[2:].partition(":")
+            out.append([name, help_.strip()])
+        elif out:
+            out[-1][1] += " " + line
+    return [(n, re.sub(r"\s+", " ", h)) for n, h in out]
+
+
+def main():
+    import memplan
+    from memplan import _native
+    problems = []
+    cli = possible_values("plan", "--strategy")
+    mine = [(n, re.sub(r"\s+", " ", memplan.STRATEGY_HELP[n])) for n in memplan.STRATEGIES]
+    if mine != cli:
+        problems.append(f"memplan.STRATEGIES {mine}\n  != memplan plan --help {cli}")
+    if memplan.STRATEGIES[0] != memplan.AS_LOADED:
+        problems.append(f"as loaded is not the first choice: {memplan.STRATEGIES}")
+    formats = [n for n, _ in possible_values("convert", "--format")]
+    if list(memplan.EXPORT_FORMATS) != formats:
+        problems.append(f"memplan.EXPORT_FORMATS {memplan.EXPORT_FORMATS} != {formats}")
+
+    csv = "id,lower,upper,size\na,0,3,4\nb,3,9,4\nc,0,9,4\nd,9,21,4\ne,0,21,4\n"
+    for choice in (memplan.AS_LOADED, "aidge"):
+        _, text = _native.plan(csv, "x.csv", choice, 100)
+        r = memplan.Report.from_json(text)
+        if (r.strategy, r.strategy_used, r.component_peaks) != ("as-loaded", "greedy-size", (r.peak,)):
+            problems.append(f"{choice}: {r}")
+    _, text = _native.plan(csv, "x.csv", "best", 500)
+    r = memplan.Report.from_json(text)
+    if (r.peak, r.lower_bound, r.proven_optimal) != (12, 12, True):
+        problems.append(f"best on MiniMalloc's example: {r}")
+    try:
+        _native.plan(csv, "x.csv", "fastest", 10)
+        problems.append("an unknown strategy was taken")
+    except ValueError as e:
+        if "as-loaded" not in str(e):
+            problems.append(f"the refusal does not name the choices: {e}")
+
+    mypy = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--config-file", str(ROOT / "pyproject.toml"),
+                           "-p", "memplan"], cwd=ROOT / "python", capture_output=True, text=True)
+    if mypy.returncode != 0:
+        problems.append("mypy --strict:\n" + mypy.stdout + mypy.stderr)
+
+    for p in problems:
+        print("FAIL:", p)
+    print(f"python API: {len(memplan.STRATEGIES)} strategies, {len(formats)} formats, "
+          f"mypy --strict {'clean' if mypy.returncode == 0 else 'FAILED'}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
