@@ -1,9 +1,11 @@
 //! memplan: a planner for the static memory of neural-network inference.
 //!
-//! The crate is a web-free core (formats, the Aidge-exact memory manager and its
-//! drivers, strategies, the plan checker, the chart's layout) plus three thin shells:
-//! the `memplan` CLI (`src/bin`, `src/cli`, feature `cli`), the wasm viewer (`src/web`,
-//! only on `wasm32`) and the Python extension (`src/python.rs`, feature `python`). See `docs/ARCHITECTURE.md` for the map.
+//! One crate, four faces (docs/ARCHITECTURE.md has the map): this library, a web-free
+//! core (formats, the Aidge-exact memory manager and its drivers, strategies, the plan
+//! checker, the chart's layout), and three thin shells over it: the `memplan` CLI
+//! (`src/bin`, `src/cli`, feature `cli`), the page's wasm modules (`src/web`, only on
+//! `wasm32`; `src/web_onnx.rs`, feature `onnx-module`) and the Python extension
+//! (`src/python.rs`, feature `python`).
 
 pub mod check;
 #[cfg(all(feature = "cli", not(target_arch = "wasm32")))]

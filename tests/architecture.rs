@@ -512,3 +512,90 @@ fn the_reader_of_inner_edges_resolves_super_self_and_groups() {
         ]
     );
 }
+
+/// The rows of the table under `heading` (its cells), header and rule left out.
+fn doc_table(heading: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(root().join("docs/ARCHITECTURE.md")).unwrap();
+    let start = text.find(heading).unwrap_or_else(|| panic!("{heading}"));
+    let rows: Vec<Vec<String>> = text[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells = l.trim().trim_matches('|').split('|');
+            cells.map(|c| c.trim().to_owned()).collect()
+        })
+        .collect();
+    rows.into_iter().skip(2).collect()
+}
+
+#[test]
+fn each_row_of_the_planning_precedence_is_a_test() {
+    let source = std::fs::read_to_string(root().join("src/planning.rs")).unwrap();
+    let rows = doc_table("## Planning precedence");
+    assert!(rows.len() >= 8, "{rows:?}");
+    for row in rows {
+        let test = row.last().unwrap().trim_matches('`');
+        assert!(
+            source.contains(&format!("#[test]\n    fn {test}()")),
+            "the precedence row {row:?} names no test of src/planning.rs"
+        );
+    }
+    // And the rule for a list without offsets is written once.
+    assert_eq!(source.matches("strategies::place_default(list)").count(), 1);
+}
+
+/// The strategy names of `Strategy::name` (src/strategies/mod.rs).
+fn strategy_names() -> Vec<String> {
+    let source = std::fs::read_to_string(root().join("src/strategies/mod.rs")).unwrap();
+    let body = source.split("pub fn name(self)").nth(1).unwrap();
+    let body = body.split("\n    }").next().unwrap();
+    body.split("=> \"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn no_page_or_python_file_retypes_the_strategy_names() {
+    let names = strategy_names();
+    assert!(names.len() >= 6, "{names:?}");
+    let mut files = Vec::new();
+    for (dir, exts) in [
+        ("www", &["js", "html"][..]),
+        ("python/memplan", &["py", "pyi"][..]),
+    ] {
+        let mut stack = vec![root().join(dir)];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                let skip = ["pkg", "pkg-lite", "pkg-onnx", "node_modules", "demo"];
+                if p.is_dir() && !skip.iter().any(|s| p.ends_with(s)) {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| exts.iter().any(|e| x == *e)) {
+                    files.push(p);
+                }
+            }
+        }
+    }
+    assert!(files.len() > 5);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let retyped: Vec<&String> = names
+            .iter()
+            .filter(|n| {
+                ["'", "\""]
+                    .iter()
+                    .any(|q| text.contains(&format!("{q}{n}{q}")))
+            })
+            .collect();
+        assert!(
+            retyped.len() < 2,
+            "{} retypes the strategy names {retyped:?}: take them from Rust \
+             (strategy_names(), memplan.STRATEGIES)",
+            file.display()
+        );
+    }
+}

@@ -34,11 +34,11 @@ fn frame(chart: &Chart, view: &View, opts: &Options) -> (RecordingPainter, scene
     (p, f)
 }
 
-/// Expected pixel box of a data rectangle in the fitted view, computed from the
+/// Expected pixel box of a data rectangle in the fitted view (of `chart`'s first lane,
+/// `lane_box`), computed from the
 /// documented layout (margins, fitted range = horizon × 1.08 × extent) rather than
 /// through the scene's own conversion functions.
 fn expected(
-    view: &View,
     chart: &Chart,
     lane_box: scene::Rect,
     t0: f64,
@@ -49,7 +49,6 @@ fn expected(
     let extent = chart.lanes[0].extent as f64;
     let sx = lane_box.w / chart.horizon as f64;
     let sy = lane_box.h / (extent * 1.08);
-    let _ = view;
     scene::Rect {
         x: lane_box.x + t0 * sx,
         y: lane_box.bottom() - a1 * sy,
@@ -71,7 +70,6 @@ fn every_plane_is_drawn_where_the_plan_says() {
     for (i, p) in plan.planes.iter().enumerate() {
         let last = lives[i];
         let want = expected(
-            &view,
             &chart,
             lane,
             p.allocated as f64,
@@ -297,6 +295,7 @@ fn synthetic(n: usize) -> Plan {
         buffers,
         capacity: None,
     })
+    .unwrap()
 }
 
 #[test]
@@ -503,7 +502,7 @@ fn parts_ending_past_2_64_do_not_crush_the_plan() {
         .map(|d| d.plane)
         .collect();
     assert_eq!(wrapped, [6, 7, 13, 14, 15], "the five broken planes");
-    let edge = expected(&view, &chart, lane, 0.0, 1.0, 0.0, (2 * 4224) as f64).y;
+    let edge = expected(&chart, lane, 0.0, 1.0, 0.0, (2 * 4224) as f64).y;
     for d in f.drawn.iter().filter(|d| d.wrapped) {
         assert!(chart.flagged[d.plane], "plane {} outlined", d.plane);
         assert!(

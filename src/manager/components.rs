@@ -27,11 +27,6 @@ impl MemoryManager {
         }
     }
 
-    /// Number of memory components (0 for the legacy constructor).
-    pub fn nb_components(&self) -> usize {
-        self.capacities.len()
-    }
-
     /// Capacity of each component as given to the constructor.
     pub fn capacities(&self) -> &[u64] {
         &self.capacities
@@ -53,15 +48,6 @@ impl MemoryManager {
     pub fn available_size(&self, component: usize) -> Result<u64> {
         self.check_component(component, "getAvailableSize()")?;
         Ok(self.available[component])
-    }
-
-    /// `peekOffsetComponent(c, size)`: where `size` bytes would go, first fit.
-    pub fn peek_offset_component(&self, component: usize, size: u64) -> Result<u64> {
-        self.check_component(component, "peekOffsetComponent()")?;
-        Ok(Stack::first_fit(
-            self.component_stacks[component].blocks(),
-            size,
-        ))
     }
 
     /// The spaces of one component, in creation order.
@@ -233,19 +219,6 @@ impl MemoryManager {
         self.follow(prev, args, wrap, extra, deps, layout)
     }
 
-    /// `releaseMultipleMems(space, c)`: marks a live space released now and frees
-    /// its block in component `c`, *whatever its dependencies* (unlike the
-    /// legacy `release`).
-    pub fn release_multiple_mems(&mut self, space: SpaceId, component: usize) -> Result<u64> {
-        let s = &mut self.spaces[space];
-        if s.released != -1 {
-            return Ok(0);
-        }
-        s.released = self.clock;
-        let off = s.offset;
-        self.off_stack_component(component, off)
-    }
-
     /// Marks `node` as a Producer: `releaseDependenciesMultipleMems` never
     /// releases a space whose owner is a Producer (Aidge tests the owner's
     /// operator type).
@@ -314,16 +287,6 @@ impl MemoryManager {
                 *n -= 1;
                 *n == 0
             }
-        }
-    }
-
-    /// `releaseIfLast(node)`: `releaseDependencies(node)` only after the node's
-    /// last scheduled execution (always, when no count was recorded).
-    pub fn release_if_last(&mut self, node: NodeId) -> Result<u64> {
-        if self.last_execution(node) {
-            self.release_dependencies(node)
-        } else {
-            Ok(0)
         }
     }
 

@@ -326,11 +326,6 @@ impl MemoryManager {
         &self.spaces
     }
 
-    /// Aidge's `mMemSpaces` order (creation order, or `optimize`'s sort).
-    pub fn space_order(&self) -> &[SpaceId] {
-        &self.order
-    }
-
     /// `getPlanes(node)`; errs with Aidge's (copy-pasted) message when absent.
     pub fn planes(&self, node: NodeId) -> Result<&[MemoryPlane]> {
         self.planes

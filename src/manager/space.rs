@@ -136,11 +136,6 @@ impl MemoryPlane {
             .wrapping_mul(self.count)
     }
 
-    /// `getUsefulSize()`: `size * length * count`.
-    pub fn useful_size(&self) -> u64 {
-        self.size.wrapping_mul(self.length).wrapping_mul(self.count)
-    }
-
     /// `getLimit()`: room from the plane's offset to the space end, floored to a
     /// whole line (`count > 1`) or pixel (`length > 1`). Aidge computes it in
     /// `double` (`std::floor`, and the whole conditional expression is `double`)
