@@ -20,6 +20,7 @@ and is also accepted as ``aidge``; ``STRATEGY_HELP`` says what each does) and
 ``EXPORT_FORMATS`` (``memplan convert --format``).
 """
 
+import importlib
 from typing import TYPE_CHECKING, Dict, Tuple
 
 from .report import Report
@@ -36,13 +37,14 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> object:
     """The core's names, read from ``memplan._native`` on first use."""
-    from . import _native
+    if name not in ("STRATEGIES", "STRATEGY_HELP", "AS_LOADED", "EXPORT_FORMATS"):
+        raise AttributeError(f"module 'memplan' has no attribute {name!r}")
+    # (not `from . import _native`: that asks this function for `_native` first)
+    _native = importlib.import_module(f"{__name__}._native")
     if name == "STRATEGIES":
         return tuple(_native.STRATEGIES)
     if name == "STRATEGY_HELP":
         return dict(_native.STRATEGY_HELP)
     if name == "AS_LOADED":
         return _native.AS_LOADED
-    if name == "EXPORT_FORMATS":
-        return tuple(_native.EXPORT_FORMATS)
-    raise AttributeError(f"module 'memplan' has no attribute {name!r}")
+    return tuple(_native.EXPORT_FORMATS)
