@@ -168,8 +168,8 @@ fn tflite_with_offsets<'py>(
 }
 
 /// A memplan JSON document of `plan` and, if given, `schedule` (each a JSON object
-/// as `memplan.aidge.plan_of` and `schedule_of` make them), read back by the core's
-/// reader (so it is checked as any file is) and written by its writer.
+/// as `memplan.aidge.plan_of` and `schedule_of` make them), checked by the core's
+/// reader as any file is.
 #[pyfunction]
 #[pyo3(signature = (plan, schedule=None))]
 fn document(plan: &str, schedule: Option<&str>) -> PyResult<String> {
@@ -182,8 +182,9 @@ fn document(plan: &str, schedule: Option<&str>) -> PyResult<String> {
         doc["schedule"] = parse("schedule", schedule)?;
     }
     doc["plan"] = parse("plan", plan)?;
-    let read = formats::memplan_json::read(&doc.to_string()).map_err(value_error)?;
-    Ok(formats::memplan_json::write(&read))
+    let text = doc.to_string();
+    formats::memplan_json::read(&text).map_err(value_error)?;
+    Ok(text)
 }
 
 #[pymodule]
