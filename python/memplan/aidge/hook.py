@@ -149,7 +149,8 @@ def memory_manager(scheduler: Any, stats_folder: Union[str, Path, None] = None,
     aidge = native.document(json.dumps(plan_of(scheduler, mm, components, memory_alignment)),
                             schedule)
     # Aidge's plan as loaded, and its per-component peaks, as the core reports them.
-    text, report = native.plan(aidge, "Aidge's plan", native.AS_LOADED, 0)
+    text = aidge
+    _, report = native.plan(aidge, "Aidge's plan", native.AS_LOADED, 0)
     peaks = Report.from_json(report).component_peaks
     if strategy != native.AS_LOADED:
         # The plan alone: its spaces move as blocks (with the schedule, `best` would
