@@ -256,7 +256,20 @@ impl Session {
             (Some(s), Some(schedule)) => {
                 configs::replan_schedule(&start, schedule, &opts, s, &request.budget)?
             }
-            (Some(s), None) => strategies::replan(&start, s, &request.budget)?,
+            (Some(s), None) => {
+                let placed = strategies::replan(&start, s, &request.budget)?;
+                // `best` never ends above the plan it started from (an Aidge log of
+                // wrap-around + optimize can be below any placement of its spaces).
+                let lower = |p: &Plan| stats::stats(p).peak;
+                let keep = s == Strategy::Best
+                    && lower(&start) < lower(&placed)
+                    && check::check(&start).is_valid();
+                if keep {
+                    start.into_owned()
+                } else {
+                    placed
+                }
+            }
         };
         let mut report = report(asked, &plan, &timer, capacity);
         if request.strategy.is_some() && doc.schedule.is_none() {

@@ -25,6 +25,7 @@ mod local;
 mod replan;
 pub(crate) mod rng;
 mod search;
+mod shapes;
 mod sweep;
 
 pub use greedy::{Fit, Order, Pass};

@@ -2,12 +2,18 @@
 //! only whole spaces move (planes keep their place inside their space), so in-place
 //! and wrap-around sharing stays valid.
 
+use super::shapes::Shapes;
 use super::{place, Budget, Strategy};
 use crate::model::{BufferList, Plan};
+use crate::timer::Timer;
 use crate::{Error, Result};
 
 /// `plan` with its spaces re-placed by `strategy`, component by component. The
-/// budget applies to each component.
+/// budget applies to each component. The named strategies place spaces as
+/// rectangles (a space's bytes for its whole life); [`Strategy::Best`] then also
+/// places them by their live planes ([`Shapes`]), where wrap-around or in-place
+/// reuse leaves some of a space's bytes unused for part of its life, with half of
+/// the component's budget.
 pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> {
     if let Some((i, s)) = plan
         .spaces
@@ -40,8 +46,23 @@ pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> 
                 .collect(),
             capacity: plan.components.get(comp).and_then(|c| c.capacity),
         };
-        let placement = place(&list, strategy, budget)?;
-        for (&i, &offset) in members.iter().zip(&placement.offsets) {
+        let timer = Timer::start();
+        let shapes = match strategy {
+            Strategy::Best => Shapes::of(plan, &members),
+            _ => None,
+        };
+        let half = Budget {
+            millis: budget.millis / 2,
+            max_nodes: (budget.max_nodes / 2).max(1),
+            ..budget.clone()
+        };
+        let rect_budget = if shapes.is_some() { &half } else { budget };
+        let placement = place(&list, strategy, rect_budget)?;
+        let offsets = match &shapes {
+            Some(shapes) => shapes.improve(&placement.offsets, budget, &timer),
+            None => placement.offsets,
+        };
+        for (&i, &offset) in members.iter().zip(&offsets) {
             out.spaces[i].offset = offset;
         }
     }
