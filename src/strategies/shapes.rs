@@ -138,7 +138,7 @@ impl Shapes {
     }
 
     /// The arena `offsets` (one per member) need.
-    fn peak(&self, offsets: &[Bytes]) -> Bytes {
+    pub(super) fn peak(&self, offsets: &[Bytes]) -> Bytes {
         offsets
             .iter()
             .zip(&self.sizes)
@@ -190,23 +190,16 @@ impl Shapes {
         offsets.into_iter().collect()
     }
 
-    /// The members' offsets after dropping them, from `start` (one offset per member,
-    /// a valid placement): never higher-peaked than `start`. Runs within `budget`'s
-    /// time (from `timer`) and a quarter of its nodes, and stops after [`STALL`]
-    /// random orders in a row find nothing lower.
-    pub(super) fn improve(&self, start: &[Bytes], budget: &Budget, timer: &Timer) -> Vec<Bytes> {
+    /// The lowest of the drops in a few fixed orders: by `start`'s offsets when
+    /// given (each space then lands at or below its place, so never above `start`'s
+    /// peak), by size, by the area of the pieces, by first clock. Returns the
+    /// offsets, their peak and the order that gave them.
+    pub(super) fn drops(
+        &self,
+        start: Option<&[Bytes]>,
+        work: &mut u64,
+    ) -> (Vec<Bytes>, Bytes, Vec<usize>) {
         let n = self.members.len();
-        let mut work = 0u64;
-        let max_work = budget.max_nodes.saturating_mul(4);
-        let out_of_time = |work: u64| {
-            work >= max_work || timer.elapsed_ms() >= budget.millis || budget.cancelled()
-        };
-        let mut best = start.to_vec();
-        let mut best_peak = self.peak(start);
-        let mut best_order: Vec<usize> = (0..n).collect();
-        best_order.sort_by_key(|&i| (start[i], i));
-        // Spaces keep their order by offset: each lands at or below its place.
-        let mut orders = vec![best_order.clone()];
         let area = |i: usize| -> u128 {
             self.pieces[i]
                 .iter()
@@ -214,6 +207,14 @@ impl Shapes {
                 .sum()
         };
         let first = |i: usize| self.pieces[i].iter().map(|p| p.from).min().unwrap_or(0);
+        let mut orders = Vec::new();
+        let mut best = (Vec::new(), Bytes::MAX, Vec::new());
+        if let Some(start) = start {
+            let mut by_offset: Vec<usize> = (0..n).collect();
+            by_offset.sort_by_key(|&i| (start[i], i));
+            best = (start.to_vec(), self.peak(start), by_offset.clone());
+            orders.push(by_offset);
+        }
         let mut by_size: Vec<usize> = (0..n).collect();
         by_size.sort_by_key(|&i| (std::cmp::Reverse(self.sizes[i]), first(i), i));
         let mut by_area: Vec<usize> = (0..n).collect();
@@ -222,18 +223,33 @@ impl Shapes {
         by_clock.sort_by_key(|&i| (first(i), std::cmp::Reverse(self.sizes[i]), i));
         orders.extend([by_size, by_area, by_clock]);
         for order in orders {
-            if out_of_time(work) {
-                return best;
-            }
-            if let Some(offsets) = self.drop_in(&order, best_peak, &mut work) {
+            if let Some(offsets) = self.drop_in(&order, best.1, work) {
                 let peak = self.peak(&offsets);
-                if peak < best_peak || (peak == best_peak && order == best_order) {
-                    best = offsets;
-                    best_peak = peak;
-                    best_order = order;
+                if peak < best.1 || (peak == best.1 && order == best.2) {
+                    best = (offsets, peak, order);
                 }
             }
         }
+        best
+    }
+
+    /// The members' offsets after dropping them, from `start` when given (one offset
+    /// per member, a valid placement): never higher-peaked than `start`. Runs within `budget`'s
+    /// time (from `timer`) and a quarter of its nodes, and stops after [`STALL`]
+    /// random orders in a row find nothing lower.
+    pub(super) fn improve(
+        &self,
+        start: Option<&[Bytes]>,
+        budget: &Budget,
+        timer: &Timer,
+    ) -> Vec<Bytes> {
+        let mut work = 0u64;
+        let max_work = budget.max_nodes.saturating_mul(4);
+        let out_of_time = |work: u64| {
+            work >= max_work || timer.elapsed_ms() >= budget.millis || budget.cancelled()
+        };
+        let (mut best, mut best_peak, mut best_order) = self.drops(start, &mut work);
+        let n = self.members.len();
         // Random moves of the best order: a space at the peak moved earlier, or two
         // spaces swapped; ties are kept, so the order drifts on plateaus.
         let mut rng = splitmix64(0x5eed ^ n as u64);
