@@ -238,19 +238,34 @@ pub struct PlanReport {
 }
 
 /// An Aidge log re-planned: its spaces move as blocks, what is inside them stays as
-/// Aidge laid it out (`wrapped`: wrap-around included).
-fn log_limits(wrapped: bool) -> String {
+/// Aidge laid it out (`wrapped`: wrap-around included); `best` also places them by
+/// the bytes their live planes hold and cuts planes out of a space
+/// (`strategies::replan`).
+fn log_limits(wrapped: bool, strategy: Strategy) -> String {
+    let kept = if wrapped {
+        " (wrap-around kept as Aidge laid it out)"
+    } else {
+        ""
+    };
+    let moved = if strategy == Strategy::Best {
+        format!(
+            "memplan kept every plane where Aidge put it inside its space{kept}, let a \
+             space use the bytes another one no longer holds, and cut a plane out of its \
+             space where that lowered the peak (its writer then writes outside its input, \
+             as without wrap-around)"
+        )
+    } else {
+        format!(
+            "memplan moved its spaces as whole blocks, each with its planes and their \
+             lifetimes{kept}"
+        )
+    };
     format!(
-        "An Aidge log holds the plan, not the graph: memplan moved its spaces as whole blocks, \
-         each with its planes and their lifetimes{}. Re-planning the schedule itself (where each \
-         output goes, in place or wrapped around) needs the schedule: write it from the Python \
-         that ran Aidge with `from memplan.aidge import exporter; exporter.export(scheduler, \
-         \"model.memplan.json\")` and open that file here.",
-        if wrapped {
-            " (wrap-around kept as Aidge laid it out)"
-        } else {
-            ""
-        }
+        "An Aidge log holds the plan, not the graph: {moved}. Choosing where each output \
+         goes (in place or wrapped around another input, Aidge's other drivers and \
+         optimize rules, the order of parallel branches) needs the schedule: write it \
+         from the Python that ran Aidge with `from memplan.aidge import exporter; \
+         exporter.export(scheduler, \"model.memplan.json\")` and open that file here."
     )
 }
 
@@ -350,10 +365,9 @@ impl Session {
             Some(s) => move_spaces(&start, doc.schedule.as_ref(), &opts, s, &request.budget)?,
         };
         let mut report = report(asked, &plan, &timer, capacity);
-        if route.strategy().is_some() && doc.schedule.is_none() {
-            if let Format::AidgeLog(_) = doc.format {
-                report.limits = Some(log_limits(wrapped));
-            }
+        if let (Some(s), None, Format::AidgeLog(_)) = (route.strategy(), &doc.schedule, &doc.format)
+        {
+            report.limits = Some(log_limits(wrapped, s));
         }
         Ok((plan, report))
     }
@@ -406,10 +420,17 @@ mod strategy_step {
         s: Strategy,
         budget: &Budget,
     ) -> Result<Plan> {
-        match schedule {
-            Some(schedule) => configs::replan_schedule(plan, schedule, opts, s, budget),
-            None => strategies::replan(plan, s, budget),
-        }
+        let Some(schedule) = schedule else {
+            let placed = strategies::replan(plan, s, budget)?;
+            // `best` never ends above the plan it started from (an Aidge log of
+            // wrap-around + optimize can be below any placement of its spaces).
+            let peak = |p: &Plan| stats::stats(p).peak;
+            let keep = s == Strategy::Best
+                && peak(plan) < peak(&placed)
+                && check::check(plan).is_valid();
+            return Ok(if keep { plan.clone() } else { placed });
+        };
+        configs::replan_schedule(plan, schedule, opts, s, budget)
     }
 }
 

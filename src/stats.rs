@@ -8,7 +8,8 @@
 //! spaces never overlap in a valid plan, so no placement of these spaces (each moved
 //! as a whole, its planes with it) can have a smaller peak. It can be below what
 //! placing spaces as rectangles (`strategies`, whose `proven_optimal` is about that
-//! problem) can reach.
+//! problem) can reach; `best` also places spaces by their live planes
+//! (`strategies::shapes`), which can reach it.
 
 use crate::model::{Bytes, Clock, Plan};
 use serde::Serialize;

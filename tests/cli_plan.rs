@@ -223,3 +223,32 @@ fn a_space_of_negative_size_is_named_when_its_plan_cannot_be_re_placed() {
         .assert()
         .success();
 }
+
+/// Re-planning an Aidge log says on stderr, as the page's report does, what the log
+/// allowed and which command writes the schedule that allows more; the plan is no
+/// larger than Aidge's.
+#[test]
+fn re_planning_a_wrap_log_says_what_only_the_schedule_allows() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/bench/aidge/resnet18-single-wrap-None/memory_info.txt");
+    let out = out_path("wrap-log-best.json");
+    let run = memplan()
+        .arg("plan")
+        .arg(&log)
+        .args(["--strategy", "best", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("holds the plan, not the graph"), "{stderr}");
+    assert!(
+        stderr.contains("wrap-around kept as Aidge laid it out"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("exporter.export(scheduler, \"model.memplan.json\")"),
+        "{stderr}"
+    );
+    assert!(peak(&out) <= peak(&log));
+}

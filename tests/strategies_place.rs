@@ -475,8 +475,10 @@ fn replanned_aidge_plans_keep_their_spaces_and_pass_the_checker() {
             let out = replan(&plan, Strategy::Best, &Budget::millis(1000)).unwrap();
             let report = memplan::check::check(&out);
             assert!(report.is_valid(), "{path}: {:?}", report.problems);
+            // At or below every placement of the spaces as rectangles: `best` also
+            // places them by their live planes and cuts planes out of them.
             let lb = lower_bound(&plan.space_problem());
-            assert_eq!(out.peak(), lb, "{path}");
+            assert!(out.peak() <= lb, "{path}: {} > {lb}", out.peak());
             assert!(out.peak() <= plan.peak(), "{path}");
             assert_eq!(out.planes.len(), plan.planes.len());
         }

@@ -267,8 +267,13 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     request.driver = driver;
     let is_model = doc.format == formats::Format::Tflite;
     let mut session = Session::of(&name, doc);
-    let (plan, _) = session.plan(&request)?;
+    let (plan, report) = session.plan(&request)?;
     drop(line);
+    // What this re-plan could not change for want of what the file holds (an Aidge
+    // log's schedule), as the page's report says it.
+    if let Some(limits) = &report.limits {
+        eprintln!("memplan: {name}: {limits}");
+    }
     if display(&a.output).to_ascii_lowercase().ends_with(".tflite") {
         return write_tflite(&a.file, &a.output, is_model, &plan);
     }

@@ -14,6 +14,7 @@ use crate::manager::OptimizeStrategy as Optimize;
 use crate::model::Plan;
 use crate::schedule::Schedule;
 use crate::strategies::{replan, Budget, Strategy};
+use crate::timer::Timer;
 use crate::Result;
 use crate::{check, stats};
 
@@ -34,11 +35,17 @@ pub fn replan_schedule(
         return replan(plan, strategy, budget);
     }
     let configs = configurations(options);
-    let share = |b: u64| (b / (configs.len() as u64 + 1)).max(1);
-    let budget = Budget {
-        millis: share(budget.millis),
-        max_nodes: share(budget.max_nodes),
-        ..budget.clone()
+    let timer = Timer::start();
+    // Each re-placement gets an equal share of the nodes and of the time still left
+    // (making and checking each configuration's plan takes time too: about a second
+    // for DenseNet-121's 15 plans on a loaded machine), so the whole stays within
+    // the budget's time.
+    let share = |left: u64, parts: usize| (left / parts as u64).max(1);
+    let total = budget;
+    let budget_for = |parts: usize| Budget {
+        millis: share(total.millis.saturating_sub(timer.elapsed_ms()), parts),
+        max_nodes: share(total.max_nodes, configs.len() + 1),
+        ..total.clone()
     };
     // Each configuration's plan as Aidge makes it, then re-placed: moving whole spaces
     // keeps a space's bytes for its whole life, so with wrap-around or optimize the
@@ -57,16 +64,16 @@ pub fn replan_schedule(
             best_peak = peak;
         }
     };
-    if let Ok(placed) = replan(plan, strategy, &budget) {
+    if let Ok(placed) = replan(plan, strategy, &budget_for(configs.len() + 1)) {
         consider(placed);
     }
-    for opts in configs {
-        let Ok(other) = drivers::generate(schedule, &opts) else {
+    for (k, opts) in configs.iter().enumerate() {
+        let Ok(other) = drivers::generate(schedule, opts) else {
             continue;
         };
         // A plan whose spaces cannot be re-placed (a space problem whose sizes pass
         // u64 on channels-last concats) still competes as made.
-        let placed = replan(&other, strategy, &budget);
+        let placed = replan(&other, strategy, &budget_for(configs.len() - k));
         consider(other);
         if let Ok(placed) = placed {
             consider(placed);

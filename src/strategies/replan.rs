@@ -2,12 +2,19 @@
 //! only whole spaces move (planes keep their place inside their space), so in-place
 //! and wrap-around sharing stays valid.
 
+use super::carve;
+use super::shapes::Shapes;
 use super::{place, Budget, Strategy};
 use crate::model::{BufferList, Plan};
+use crate::timer::Timer;
 use crate::{Error, Result};
 
 /// `plan` with its spaces re-placed by `strategy`, component by component. The
-/// budget applies to each component.
+/// budget applies to each component. The named strategies place spaces as
+/// rectangles (a space's bytes for its whole life); [`Strategy::Best`] then also
+/// places them by their live planes ([`Shapes`]), where wrap-around or in-place
+/// reuse leaves some of a space's bytes unused for part of its life, with half of
+/// the component's budget.
 pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> {
     if let Some((i, s)) = plan
         .spaces
@@ -24,6 +31,7 @@ pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> 
         )));
     }
     let problem = plan.space_problem();
+    let timer = Timer::start();
     let mut out = plan.clone();
     let ncomp = plan.components.len().max(1);
     for comp in 0..ncomp {
@@ -40,8 +48,32 @@ pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> 
                 .collect(),
             capacity: plan.components.get(comp).and_then(|c| c.capacity),
         };
-        let placement = place(&list, strategy, budget)?;
-        for (&i, &offset) in members.iter().zip(&placement.offsets) {
+        let shapes = match strategy {
+            Strategy::Best => Shapes::of(plan, &members),
+            _ => None,
+        };
+        let half = Budget {
+            millis: budget.millis / 2,
+            max_nodes: (budget.max_nodes / 2).max(1),
+            ..budget.clone()
+        };
+        let rect_budget = if shapes.is_some() { &half } else { budget };
+        let placement = place(&list, strategy, rect_budget)?;
+        // The shapes of the spaces as they are until three quarters of the budget;
+        // the rest cuts planes out of their spaces (one component only: a cut plan
+        // has other spaces).
+        let carving = ncomp == 1;
+        let share = |v: u64| if carving { v / 4 * 3 } else { v };
+        let until = Budget {
+            millis: share(budget.millis),
+            max_nodes: share(budget.max_nodes).max(1),
+            ..budget.clone()
+        };
+        let offsets = match &shapes {
+            Some(shapes) => shapes.improve(Some(&placement.offsets), &until, &timer),
+            None => placement.offsets,
+        };
+        for (&i, &offset) in members.iter().zip(&offsets) {
             out.spaces[i].offset = offset;
         }
     }
@@ -60,6 +92,12 @@ pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> 
         let shift = |v: u64| v.wrapping_sub(old.offset).wrapping_add(new.offset);
         plane.cont_offset = shift(plane.cont_offset);
         plane.wrap_offset = shift(plane.wrap_offset);
+    }
+    if strategy == Strategy::Best && ncomp == 1 {
+        let peak = out.peak();
+        if let Some(carved) = carve::search(&out, 0, peak, budget, &timer) {
+            return Ok(carved);
+        }
     }
     Ok(out)
 }

@@ -32,7 +32,7 @@ wrapping"). Prints one JSON row per model and variant, then a Markdown table wit
 plan is not flagged or computes the same outputs. Not part of tests/parity/run.py
 (several minutes per model). Results: docs/aidge-parity.md, "Wrap-around with optimize".
 
-Usage: .venv/bin/python tests/parity/wrap_exec.py [--size 64] [--markdown] [MODEL ...]
+Usage: .venv/bin/python tests/parity/wrap_exec.py [--size 64] [--markdown] [--strategy best] [MODEL ...]
 """
 
 import argparse
@@ -80,17 +80,19 @@ def hooked(fn):
         module.generate_optimized_memory_info = original
 
 
-def aidge_wrap(optimize, edit=None):
+def aidge_wrap(optimize, edit=None, strategy="aidge"):
     """Aidge's generate_memory + wrap-around [+ optimize] plan, unchanged (or changed
-    by `edit(doc)`, which rewrites the stats folder's memplan file)."""
+    by `edit(doc)`, which rewrites the stats folder's memplan file), or re-placed by
+    memplan's `strategy` (`--strategy best`: spaces by their live planes, planes cut
+    out of their space)."""
     import aidge_core
     from memplan.aidge import hook
-    strategy = getattr(aidge_core.OptimizeStrategy, optimize) if optimize else None
+    rule = getattr(aidge_core.OptimizeStrategy, optimize) if optimize else None
 
     def fn(scheduler, *args, **kwargs):
         kwargs = {**kwargs, "multiple_mems": False, "wrapping": True,
-                  "mem_optimize_strategy": strategy}
-        mem, records = hook.memory_manager(scheduler, *args, strategy="aidge", **kwargs)
+                  "mem_optimize_strategy": rule}
+        mem, records = hook.memory_manager(scheduler, *args, strategy=strategy, **kwargs)
         if edit is None:
             return mem, records
         path = pathlib.Path(kwargs["stats_folder"]) / "memory_info.memplan.json"
@@ -204,7 +206,7 @@ def build(name, onnx_path, x, counts, folder, cache):
         return None, (m.group(1) if m else msg)[:200]
 
 
-def run_model(name, size, tmp, cache, emit):
+def run_model(name, size, tmp, cache, emit, strategy="aidge"):
     """Builds and compares every variant of one model; `emit(row)` gets each row."""
     onnx_path = tmp / f"{name}.onnx"
     ecd.prepared_onnx(name, onnx_path)
@@ -220,9 +222,9 @@ def run_model(name, size, tmp, cache, emit):
     rel = float(np.max(np.abs(np.frombuffer(plain, np.float32) - want)) / np.max(np.abs(want)))
     emit({"model": name, "variant": "plain", "mem_0": plain_mem, "vs_backend": rel})
 
-    def wrapped(variant, label, edit=None):
+    def wrapped(variant, label, edit=None, strategy="aidge"):
         folder = tmp / f"{name}-{label}"
-        with hooked(aidge_wrap(variant, edit)):
+        with hooked(aidge_wrap(variant, edit, strategy)):
             mem = ecd.export(onnx_path, x, folder)
         path = folder / "stats" / "memory_info.memplan.json"
         doc = json.loads(path.read_text())
@@ -242,6 +244,8 @@ def run_model(name, size, tmp, cache, emit):
 
     for v in VARIANTS:
         emit(wrapped(v, f"wrap+{v or 'None'}"))
+        if strategy != "aidge":
+            emit(wrapped(v, f"wrap+{v or 'None'}+{strategy}", strategy=strategy))
     note = {}
     row = wrapped(UNSAFE_BASE, "unsafe", lambda doc: note.setdefault("what", make_unsafe(doc)))
     row["unsafe"] = note.get("what")
@@ -253,6 +257,8 @@ def main(argv):
     ap.add_argument("models", nargs="*", default=ecd.MODELS)
     ap.add_argument("--size", type=int, default=64)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--strategy", default="aidge",
+                    help="also build each wrap-around plan re-placed by this memplan strategy")
     a = ap.parse_args(argv[1:])
     import aidge_core
     aidge_core.Log.set_console_level(aidge_core.Level.Error)
@@ -267,7 +273,7 @@ def main(argv):
 
         for name in a.models:
             try:
-                run_model(name, a.size, tmp, cache, emit)
+                run_model(name, a.size, tmp, cache, emit, a.strategy)
             except Exception as e:  # one model's failure, its rows so far are kept
                 emit({"model": name, "error": f"{type(e).__name__}: {e}"})
     if a.markdown:

@@ -8,8 +8,9 @@ runs it (same driver, components, alignment, wrap-around, optimize), in this pro
 and on this scheduler (node names embed schedule positions and Aidge orders parallel
 branches per process, so a plan from another process may not fit). memplan then
 re-places Aidge's memory *spaces* with a strategy: planes keep their place inside
-their space, so in-place and wrap-around sharing and every stride, length and count
-the kernels read stay Aidge's; only offsets move. The records are then made by
+their space, so wrap-around sharing and every stride, length and count the kernels
+read stay Aidge's; only offsets move (``best`` may also give a plane a space of its
+own instead of writing it over its input, as a plan without wrap-around does). The records are then made by
 memplan's own writer (`memplan convert --format mem-info`) the way the original
 builds them, for every node of the schedule: one per output (all zeros for an output
 without a plane), and standalone records for nodes the manager does not plan
