@@ -55,7 +55,47 @@ QEMU = ["qemu-system-arm", "-M", "mps2-an500", "-cpu", "cortex-m7", "-nographic"
         "none", "-serial", "none", "-semihosting-config", "enable=on,target=native", "-kernel"]
 
 
-def quantized_graph(name, onnx_path, size):
+def unshare_initializers(path):
+    """Gives every consumer of a shared initializer its own copy (same values).
+
+    torch.onnx.export stores equal constants once: the zero Conv biases of an untrained
+    torchvision model (BatchNorm folded) become one initializer read by many Convs.
+    aidge-quantization 0.10.1 then inserts one `<initializer>_ProducerScaling_CastOut`
+    per consumer under the same name, and `prepare_export` stops at "No node named
+    ..._CastOut in graph" (export_utils.set_nodes_names renames a node the graph holds
+    twice). The values and the graph's function are unchanged."""
+    import onnx
+    m = onnx.load(path)
+    inits = {i.name: i for i in m.graph.initializer}
+    seen = {}
+    for node in m.graph.node:
+        for k, name in enumerate(node.input):
+            if name not in inits:
+                continue
+            seen[name] = seen.get(name, 0) + 1
+            if seen[name] > 1:
+                copy = onnx.TensorProto()
+                copy.CopyFrom(inits[name])
+                copy.name = f"{name}_use{seen[name]}"
+                m.graph.initializer.append(copy)
+                node.input[k] = copy.name
+    onnx.save(m, path)
+    return sum(v - 1 for v in seen.values())
+
+
+def torchvision_onnx(name, size, path):
+    """torchvision's `NAME(weights=None)` (its own seeded random initialisation, no
+    download) exported to ONNX at `size`, by the torch venv named in $TORCH_PYTHON
+    (torch 2.5.1, torchvision 0.20.1: scripts/cortexm/torchvision_onnx.py)."""
+    import os
+    py = os.environ.get("TORCH_PYTHON")
+    if not py:
+        raise RuntimeError("torchvision:NAME needs TORCH_PYTHON=<python of a venv with torch>")
+    subprocess.run([py, str(pathlib.Path(__file__).with_name("torchvision_onnx.py")), name,
+                    str(size), str(path)], check=True, capture_output=True)
+
+
+def quantized_graph(onnx_path, size):
     import aidge_core
     import exportcpp_diff as E
     X = importlib.import_module("aidge_core.export_utils.export")
@@ -68,7 +108,28 @@ def quantized_graph(name, onnx_path, size):
              for _ in range(4)]
     with contextlib.redirect_stdout(io.StringIO()):
         X.quantize_graph(g, calib)
+    int8_concat(g)
     return g
+
+
+def int8_concat(graph):
+    """Gives a Concat of int8 inputs an int8 output; returns how many were changed.
+
+    aidge-quantization 0.10.1 leaves a Concat's output int32 (a `Quantizer` rescales it
+    to int8 next) while its inputs are int8; export-cpp's Concat kernel takes one
+    element type for inputs and output (`const int32_t* X_inputs[] = { int8 outputs }`)
+    and the export does not compile. Concatenating copies values, so int8 holds them
+    exactly; the `Quantizer` after it reads int8 as it reads the other int8 tensors."""
+    import aidge_core
+    n = 0
+    for node in graph.get_nodes():
+        op = node.get_operator()
+        if node.type() != "Concat" or op.get_output(0).dtype != aidge_core.dtype.int32:
+            continue
+        if all(op.get_input(i).dtype == aidge_core.dtype.int8 for i in range(node.get_nb_inputs())):
+            op.get_output(0).set_datatype(aidge_core.dtype.int8)
+            n += 1
+    return n
 
 
 def reference(graph, x):
@@ -157,20 +218,25 @@ def run_model(name, size, tmp):
     import onnx
     import exportcpp_diff as E
     from memplan.aidge import check_export, patch_export
+    row = {"model": name}
     onnx_path = tmp / f"{name.replace(':', '_')}.onnx"
-    E.prepared_onnx(name, onnx_path)
+    if name.startswith("torchvision:"):
+        torchvision_onnx(name[12:], size, onnx_path)
+    else:
+        E.prepared_onnx(name, onnx_path)
+    row["shared_initializers_copied"] = unshare_initializers(onnx_path)
     if name.startswith("small:"):
         size = onnx.load(onnx_path).graph.input[0].type.tensor_type.shape.dim[2].dim_value
+    row["size"] = size
     x = np.random.default_rng(1).uniform(-1, 1, (1, 3, size, size)).astype(np.float32)
     tag = name.replace(":", "_")
-    row = {"model": name, "size": size}
     # Each export in its own process: quantize_graph twice in one process breaks
     # the second graph (aidge_quantization 0.10.1: "No node named ..._CastOut").
     ref = None
     row["reference_error"] = "not run"
     mems = {}
     for mode in ("default", "memplan"):
-        r = subprocess.run([sys.executable, __file__, "--stage", mode, "--size", str(size), name,
+        r = subprocess.run([sys.executable, __file__, "--stage", mode, "--size", str(size), str(onnx_path),
                             str(tmp / f"{tag}-{mode}")], capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError(f"{mode} export: {r.stderr.strip().splitlines()[-1][:300]}")
@@ -218,16 +284,13 @@ def run_model(name, size, tmp):
     return row
 
 
-def stage(mode, name, size, folder):
-    """One export (mode "default" or "memplan") of the quantized model into `folder`;
-    prints its arenas as JSON."""
-    import exportcpp_diff as E
+def stage(mode, onnx_path, size, folder):
+    """One export (mode "default" or "memplan") of the quantized model `onnx_path` into
+    `folder`; prints its arenas as JSON."""
     from memplan.aidge import patch_export
     folder = pathlib.Path(folder)
-    onnx_path = folder.parent / f"{folder.name}.onnx"
-    E.prepared_onnx(name, onnx_path)
     x = np.random.default_rng(1).uniform(-1, 1, (1, 3, size, size)).astype(np.float32)
-    graph = quantized_graph(name, onnx_path, size)
+    graph = quantized_graph(onnx_path, size)
     if mode == "memplan":
         with patch_export(strategy="best", check=False):
             mem = export(graph, x, folder)
@@ -246,12 +309,14 @@ def main(argv):
     ap.add_argument("models", nargs="*",
                     default=["small:clean", "squeezenet1_1", "resnet18", "mobilenet_v2"])
     ap.add_argument("--size", type=int, default=32)
+    ap.add_argument("--workdir", help="keep the exports and builds here (default: a temporary folder)")
     a = ap.parse_args(argv[1:])
     import aidge_core
     aidge_core.Log.set_console_level(aidge_core.Level.Error)
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with (contextlib.nullcontext(a.workdir) if a.workdir else tempfile.TemporaryDirectory()) as tmp:
         tmp = pathlib.Path(tmp)
+        tmp.mkdir(parents=True, exist_ok=True)
         for name in a.models:
             try:
                 row = run_model(name, a.size, tmp)
