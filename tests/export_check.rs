@@ -4,7 +4,8 @@
 //! and the bytes of each known defect: ReduceMean writing 4 of 16 means (MnasNet's
 //! tail), the fused HardSwish of a squeeze-excite gate writing 16 of 1,024 floats
 //! (MobileNet-v3), MaxPool's index output never written (ResNet, GoogLeNet), and a
-//! plan corrupted by hand (from `clean`, in the test).
+//! plan corrupted by hand (from `clean`, in the test); and aidge-export-arm-cortexm's
+//! int8 export of `maxpool`, whose pixels are padded to 16 bytes (`cortexm_maxpool`).
 
 use assert_cmd::Command;
 use memplan::export_check::{check, FindingKind, Report};
@@ -163,4 +164,100 @@ fn cli_exit_status_and_messages() {
 fn a_forward_without_model_forward_is_a_clear_error() {
     let e = check("int main() {}", &[]).unwrap_err();
     assert!(e.to_string().contains("model_forward"), "{e}");
+}
+
+#[test]
+fn cortexm_int8_planes_padded_to_16_bytes_are_read_as_the_kernels_lay_them() {
+    // aidge-export-arm-cortexm's int8 export of `maxpool` (tests/data/export/cortexm_maxpool):
+    // each pixel's channels padded to 16 bytes (`*_MEM_STRIDE` 16). The convolution and
+    // pooling kernels address pixels with that stride, the Transposes around them read
+    // and write packed: every hand-over between the two is a read of bytes the producer
+    // never wrote, with Aidge's own plan.
+    let r = report("cortexm_maxpool");
+    let k = kinds(&r);
+    let h = |n: &str| format!("dnn/include/layers/{n}.h");
+    let expect = [
+        // the 3 float channels of the transposed input: 12 of 16 B per pixel, read
+        // 16 B apart from a packed 768 B: 48 pixels land in it, 16 past its end
+        (FindingKind::Unwritten, "_1_PadConvAct_0", 192),
+        // the conv's 8 int8 channels at 16 B per pixel, read packed by the Transpose
+        (FindingKind::Unwritten, "_2_Transpose_1", 256),
+        (FindingKind::Unwritten, "_4_PadMaxPool_0", 256),
+        (FindingKind::NeverWritten, "_4_PadMaxPool_0", 1024),
+        (FindingKind::Unwritten, "_5_Transpose_3", 64),
+        (FindingKind::Unwritten, "_6_Transpose_4", 1024),
+        (FindingKind::Unwritten, "_8_PadConv_0", 64),
+        // what reaches the model output: 4 int8 channels at 16 B per pixel, read packed
+        (FindingKind::Unwritten, "_9_Transpose_6", 48),
+    ];
+    let got: Vec<(FindingKind, &str, u64)> = k.iter().map(|f| (f.0, f.1, f.3)).collect();
+    assert_eq!(got, expect, "{:#?}", r.findings);
+    assert!(k.iter().all(|f| f.2 == h(f.1)));
+    let pool = &r.findings[2].message;
+    assert!(
+        pool.contains("`_3_Transpose_2_output_0`")
+            && pool.contains("pixels 16 B apart (`_3_TRANSPOSE_2_OUTPUT_0_MEM_STRIDE`)")
+            && pool.contains("written packed")
+            && pool.contains("stale bytes of `_1_PadConvAct_0_output_0`"),
+        "{pool}"
+    );
+    assert!(
+        r.findings[1]
+            .message
+            .contains("reads packed bytes, they were written 16 B apart"),
+        "{}",
+        r.findings[1].message
+    );
+}
+
+#[test]
+fn cortexm_stride_is_what_makes_the_handovers_wrong() {
+    // The same export with every pixel stride set to its channels' bytes (what
+    // `memory_alignment=1` plans): the pixel-addressing kernels then lay tensors out
+    // packed like the Transposes, and only the MaxPool indices defect is left.
+    let (forward, mut headers) = export_folder::read(&dir("cortexm_maxpool")).unwrap();
+    for (_, text) in headers.iter_mut() {
+        let macros: Vec<(String, u64)> = text
+            .lines()
+            .filter_map(|l| {
+                let mut w = l.split_whitespace();
+                (w.next() == Some("#define")).then_some(())?;
+                Some((w.next()?.to_string(), w.next()?.parse().ok()?))
+            })
+            .collect();
+        let get = |k: &str| macros.iter().find(|(n, _)| n == k).map(|m| m.1);
+        for (name, stride) in &macros {
+            let Some(t) = name.strip_suffix("_MEM_STRIDE") else {
+                continue;
+            };
+            let Some(c) = get(&format!("{t}_NB_OUTPUTS")) else {
+                continue;
+            };
+            // float for the transposed model input, int64 for the indices, else int8
+            let e = if t.starts_with("_0_") {
+                4
+            } else if t.ends_with("OUTPUT_1") || t.starts_with("_6_") {
+                8
+            } else {
+                1
+            };
+            if get(&format!("{t}_MEM_LENGTH")) > Some(1) {
+                *text = text.replace(
+                    &format!("#define {name} {stride}\n"),
+                    &format!("#define {name} {}\n", c * e),
+                );
+            }
+        }
+    }
+    let r = check(&forward, &headers).unwrap();
+    let k: Vec<(FindingKind, &str)> = kinds(&r).iter().map(|f| (f.0, f.1)).collect();
+    assert_eq!(
+        k,
+        vec![
+            (FindingKind::NeverWritten, "_4_PadMaxPool_0"),
+            (FindingKind::Unwritten, "_6_Transpose_4"),
+        ],
+        "{:#?}",
+        r.findings
+    );
 }

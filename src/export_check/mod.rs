@@ -23,8 +23,15 @@
 //! `NB_OUTPUTS × OUT_HEIGHT × OUT_WIDTH × OUT_BATCH`. A kernel reads the
 //! `IN_BATCH × NB_CHANNELS × IN_HEIGHT × IN_WIDTH` its header declares for an input,
 //! else the `NB_ELTS` it declares for it, else the producer's whole output. The model
-//! input and parameters live outside the arena and are not checked. Outputs placed
-//! with a stride (auto-concat) are read as contiguous: a limit of this check.
+//! input and parameters live outside the arena and are not checked.
+//!
+//! Where those bytes lie follows the kernels too. The convolution, pooling,
+//! fully-connected and resize kernels address a tensor pixel by pixel: pixel `p`'s
+//! channels at `p × <TENSOR>_MEM_STRIDE` (the int8 Cortex-M export pads every pixel to
+//! 16 bytes; auto-concat interleaves its inputs so); every other kernel (Transpose,
+//! element-wise, Reduce...) reads and writes its elements packed from the start. A
+//! packed writer feeding a strided reader, or the reverse, is thus seen for what it
+//! does: bytes read that the producer never wrote.
 //!
 //! The analysis works on texts (the shell reads the folder: `memplan check --export`,
 //! `memplan.aidge.check_export`).
@@ -99,9 +106,41 @@ struct Var {
     wrap_offset: u64,
     wraps: bool,
     mem_size: u64,
+    /// `<TENSOR>_MEM_STRIDE`: bytes from one pixel to the next for the kernels that
+    /// address pixels (0 when not given).
+    stride: u64,
+    /// `<TENSOR>_MEM_LENGTH` > 1: the plane is laid out pixel by pixel.
+    per_pixel: bool,
     element: u64,
-    /// Bytes the kernel writes (set when it runs).
-    written: u64,
+    /// Bytes of the buffer the kernel wrote, as (start, end) from the buffer's start
+    /// (set when it runs).
+    written: Vec<(u64, u64)>,
+}
+
+/// Kernels that address their tensors pixel by pixel with `*_MEM_STRIDE`
+/// (aidge-export-cpp 0.10.1's kernels/: convolution*, pooling, fullyconnected,
+/// resize); the others index elements packed.
+fn strided_kernel(callee: &str) -> bool {
+    let c = callee.to_ascii_lowercase();
+    ["convolution", "pooling", "fullyconnected", "resize"]
+        .iter()
+        .any(|k| c.contains(k))
+}
+
+fn total(ranges: &[(u64, u64)]) -> u64 {
+    ranges.iter().map(|(a, b)| b - a).sum()
+}
+
+/// How a kernel lays `n` elements of `element` bytes out: packed, or as `pixels`
+/// pixels of `channels` elements `stride` bytes apart.
+fn layout(n: u64, element: u64, strided: Option<(u64, u64, u64)>) -> Vec<(u64, u64)> {
+    match strided {
+        Some((channels, pixels, stride)) if stride > channels * element && pixels > 1 => (0
+            ..pixels)
+            .map(|p| (p * stride, p * stride + channels * element))
+            .collect(),
+        _ => vec![(0, n * element)],
+    }
 }
 
 struct Checker<'a> {
@@ -289,6 +328,8 @@ impl Checker<'_> {
         let get = |k: &str| self.value(header, &format!("{up}_MEM_{k}"));
         let wrap_size = get("WRAP_SIZE").unwrap_or(0);
         let mem_size = get("SIZE").unwrap_or(0);
+        let stride = get("STRIDE").unwrap_or(0);
+        let per_pixel = get("LENGTH").unwrap_or(1) > 1;
         let wraps = wrap_size > 0;
         let v = Var {
             name: p.var.clone(),
@@ -305,8 +346,10 @@ impl Checker<'_> {
             wrap_offset: get("WRAP_OFFSET").unwrap_or(0),
             wraps,
             mem_size,
+            stride,
+            per_pixel,
             element,
-            written: 0,
+            written: Vec::new(),
         };
         self.vars.push(v);
         let id = self.vars.len() - 1;
@@ -369,6 +412,47 @@ impl Checker<'_> {
         self.declared(v)
     }
 
+    /// (channels, pixels) of output `v` as its header declares them.
+    fn pixels(&self, v: usize) -> Option<(u64, u64)> {
+        let var = &self.vars[v];
+        let up = var.name.to_uppercase();
+        let get = |k: &str| self.value(var.header, &format!("{up}_{k}"));
+        let (c, h, w) = (get("NB_OUTPUTS")?, get("OUT_HEIGHT")?, get("OUT_WIDTH")?);
+        Some((c, h * w * get("OUT_BATCH").unwrap_or(1)))
+    }
+
+    /// The bytes of `v`'s buffer its kernel `callee` writes, from the buffer's start.
+    fn write_layout(&self, callee: &str, v: usize, inputs: &[usize]) -> Vec<(u64, u64)> {
+        let var = &self.vars[v];
+        let strided = strided_kernel(callee)
+            .then(|| self.pixels(v).map(|(c, p)| (c, p, var.stride)))
+            .flatten();
+        layout(self.writes(v, inputs), var.element, strided)
+    }
+
+    /// The bytes of `u`'s buffer a kernel `callee` whose header is `header` reads.
+    fn read_layout(&self, callee: &str, header: usize, u: usize) -> Vec<(u64, u64)> {
+        let var = &self.vars[u];
+        let strided = strided_kernel(callee)
+            .then(|| {
+                let up = var.name.to_uppercase();
+                let local = |k: &str| {
+                    let key = format!("{up}_{k}");
+                    self.has(header, &key)
+                        .then(|| self.value(header, &key))
+                        .flatten()
+                };
+                match (local("NB_CHANNELS"), local("IN_HEIGHT"), local("IN_WIDTH")) {
+                    (Some(c), Some(h), Some(w)) => {
+                        Some((c, h * w * local("IN_BATCH").unwrap_or(1), var.stride))
+                    }
+                    _ => self.pixels(u).map(|(c, p)| (c, p, var.stride)),
+                }
+            })
+            .flatten();
+        layout(self.reads(header, u), var.element, strided)
+    }
+
     /// Elements a kernel whose header is `header` reads of input `u`.
     fn reads(&self, header: usize, u: usize) -> u64 {
         let up = self.vars[u].name.to_uppercase();
@@ -391,17 +475,23 @@ impl Checker<'_> {
         self.declared(u)
     }
 
-    /// The arena byte ranges of the first `len` bytes of `v`'s buffer.
-    fn ranges(&self, v: usize, len: u64) -> Vec<(u64, u64)> {
+    /// The arena byte ranges of the bytes `logical` (from the start) of `v`'s buffer:
+    /// past its contiguous part, a wrapping buffer continues at its wrap offset.
+    fn ranges(&self, v: usize, logical: &[(u64, u64)]) -> Vec<(u64, u64)> {
         let var = &self.vars[v];
-        if var.wraps && len > var.cont {
-            vec![
-                (var.offset, var.offset + var.cont),
-                (var.wrap_offset, var.wrap_offset + (len - var.cont)),
-            ]
-        } else {
-            vec![(var.offset, var.offset + len)]
+        let mut out = Vec::with_capacity(logical.len());
+        for &(a, b) in logical {
+            if var.wraps && b > var.cont {
+                if a < var.cont {
+                    out.push((var.offset + a, var.offset + var.cont));
+                }
+                let from = a.max(var.cont) - var.cont;
+                out.push((var.wrap_offset + from, var.wrap_offset + (b - var.cont)));
+            } else {
+                out.push((var.offset + a, var.offset + b));
+            }
         }
+        out
     }
 
     fn outside(&mut self, v: usize, end: u64) {
@@ -427,18 +517,19 @@ impl Checker<'_> {
         let node_header = self.vars[outputs[0]].header;
         let reader = outputs[0];
         for &u in &inputs {
-            self.read(reader, node_header, u);
+            self.read(callee, reader, node_header, u);
         }
         for &v in outputs {
             if !args.contains(&self.vars[v].name) {
                 self.never_written(v, Some(callee));
                 continue;
             }
-            let bytes = self.writes(v, &inputs) * self.vars[v].element;
-            self.overlaps(callee, v, bytes, node_header, &inputs);
-            self.vars[v].written = bytes;
+            let logical = self.write_layout(callee, v, &inputs);
+            self.overlaps(callee, v, &logical, node_header, &inputs);
             let id = u32::try_from(v + 1).unwrap_or(u32::MAX);
-            for (s, e) in self.ranges(v, bytes) {
+            let placed = self.ranges(v, &logical);
+            self.vars[v].written = logical;
+            for (s, e) in placed {
                 self.outside(v, e);
                 let arena = &mut self.owner[self.vars[v].arena];
                 let end = usize::try_from(e).unwrap_or(usize::MAX).min(arena.len());
@@ -449,8 +540,15 @@ impl Checker<'_> {
     }
 
     /// Reports the bytes of `inputs` (as the kernel reads them) that output `v`'s
-    /// first `bytes` cover in the same arena.
-    fn overlaps(&mut self, callee: &str, v: usize, bytes: u64, header: usize, inputs: &[usize]) {
+    /// written bytes `logical` cover in the same arena.
+    fn overlaps(
+        &mut self,
+        callee: &str,
+        v: usize,
+        logical: &[(u64, u64)],
+        header: usize,
+        inputs: &[usize],
+    ) {
         let permutes = callee.to_ascii_lowercase().contains("transpose");
         for &u in inputs {
             let (a, b) = (&self.vars[u], &self.vars[v]);
@@ -458,10 +556,10 @@ impl Checker<'_> {
             if a.arena != b.arena || a.wraps || b.wraps || in_place {
                 continue;
             }
-            let read = self.reads(header, u) * self.vars[u].element;
+            let read = self.ranges(u, &self.read_layout(callee, header, u));
             let mut shared = 0;
-            for (a, b) in self.ranges(v, bytes) {
-                for (c, d) in self.ranges(u, read) {
+            for (a, b) in self.ranges(v, logical) {
+                for &(c, d) in &read {
                     shared += b.min(d).saturating_sub(a.max(c));
                 }
             }
@@ -479,52 +577,84 @@ impl Checker<'_> {
         }
     }
 
-    /// Who owns each byte of `u`'s buffer from `from` to `to`: unwritten count and
-    /// the other outputs found there with their byte counts.
-    fn owners(&self, u: usize, from: u64, to: u64) -> (u64, BTreeMap<usize, u64>) {
+    /// Who owns the bytes `logical` of `u`'s buffer: unwritten count and the other
+    /// outputs found there with their byte counts.
+    fn owners(&self, u: usize, logical: &[(u64, u64)]) -> (u64, BTreeMap<usize, u64>) {
         let arena = &self.owner[self.vars[u].arena];
         let mine = u32::try_from(u + 1).unwrap_or(u32::MAX);
         let (mut unwritten, mut others) = (0, BTreeMap::new());
-        let var = &self.vars[u];
-        for logical in from..to {
-            let b = if var.wraps && logical >= var.cont {
-                var.wrap_offset + (logical - var.cont)
-            } else {
-                var.offset + logical
-            };
-            match arena.get(usize::try_from(b).unwrap_or(usize::MAX)) {
-                Some(&o) if o == mine => {}
-                Some(&0) => unwritten += 1,
-                Some(&o) => *others.entry(o as usize - 1).or_insert(0) += 1,
-                None => {} // outside the arena: reported as such
+        for (s, e) in self.ranges(u, logical) {
+            for b in s..e {
+                match arena.get(usize::try_from(b).unwrap_or(usize::MAX)) {
+                    Some(&o) if o == mine => {}
+                    Some(&0) => unwritten += 1,
+                    Some(&o) => *others.entry(o as usize - 1).or_insert(0) += 1,
+                    None => {} // outside the arena: reported as such
+                }
             }
         }
         (unwritten, others)
     }
 
-    /// Bytes of `u`'s buffer: its declared tensor.
+    /// Bytes of `u`'s buffer: its declared tensor, or the plane of its pixels when it
+    /// is laid out pixel by pixel with a stride.
     fn buffer(&self, u: usize) -> u64 {
-        self.declared(u) * self.vars[u].element
+        let var = &self.vars[u];
+        let packed = self.declared(u) * var.element;
+        match self.pixels(u) {
+            Some((_, p)) if var.per_pixel => packed.max(p * var.stride),
+            _ => packed,
+        }
     }
 
-    fn read(&mut self, reader: usize, header: usize, u: usize) {
-        let bytes = self.reads(header, u) * self.vars[u].element;
+    /// `logical` split into the bytes inside `within` and those outside it.
+    fn split(logical: &[(u64, u64)], within: &[(u64, u64)]) -> [Vec<(u64, u64)>; 2] {
+        let mut cuts: Vec<(u64, u64)> = within.to_vec();
+        cuts.sort_unstable();
+        let (mut inside, mut outside) = (Vec::new(), Vec::new());
+        for &(a, b) in logical {
+            let mut at = a;
+            for &(c, d) in &cuts {
+                if d <= at || c >= b {
+                    continue;
+                }
+                if c > at {
+                    outside.push((at, c));
+                }
+                inside.push((at.max(c), d.min(b)));
+                at = d.min(b);
+                if at >= b {
+                    break;
+                }
+            }
+            if at < b {
+                outside.push((at, b));
+            }
+        }
+        [inside, outside]
+    }
+
+    fn read(&mut self, callee: &str, reader: usize, header: usize, u: usize) {
+        let logical = self.read_layout(callee, header, u);
+        let bytes = total(&logical);
+        let end = logical.iter().map(|r| r.1).max().unwrap_or(0);
         let node = self.vars[reader].node.clone();
         let hname = self.header_of(reader).to_string();
         let src = self.vars[u].name.clone();
         let buffer = self.buffer(u);
-        if bytes > buffer {
+        if end > buffer {
             let msg = format!(
-                "`{node}` ({hname}) reads {} B from `{src}`, a buffer of {} B: {} B beyond it",
-                thousands(bytes),
+                "`{node}` ({hname}) reads `{src}` up to byte {}, a buffer of {} B: {} B beyond it",
+                thousands(end),
                 thousands(buffer),
-                thousands(bytes - buffer)
+                thousands(end - buffer)
             );
-            self.push(FindingKind::BeyondBuffer, reader, bytes - buffer, msg);
+            self.push(FindingKind::BeyondBuffer, reader, end - buffer, msg);
         }
-        let written = self.vars[u].written.min(bytes);
-        if written < bytes {
-            let (zero, stale) = self.owners(u, written, bytes);
+        let [written, missing] = Self::split(&logical, &self.vars[u].written);
+        let written_strided = self.vars[u].written.len() > 1;
+        if !missing.is_empty() {
+            let (zero, stale) = self.owners(u, &missing);
             let holds = if stale.is_empty() {
                 "no kernel wrote them".to_string()
             } else {
@@ -544,17 +674,30 @@ impl Checker<'_> {
                     String::new()
                 }
             };
+            let how = match (logical.len() > 1, written_strided) {
+                (true, false) => format!(
+                    "; it reads pixels {} B apart (`{}_MEM_STRIDE`), they were written packed",
+                    self.vars[u].stride,
+                    src.to_uppercase()
+                ),
+                (false, true) => format!(
+                    "; it reads packed bytes, they were written {} B apart (`{}_MEM_STRIDE`)",
+                    self.vars[u].stride,
+                    src.to_uppercase()
+                ),
+                _ => String::new(),
+            };
             let msg = format!(
-                "`{node}` ({hname}) reads {} B of `{src}`, but `{}` ({}) wrote only {} B of it: {} B unwritten ({holds})",
+                "`{node}` ({hname}) reads {} B of `{src}`, but `{}` ({}) wrote only {} B of them: {} B unwritten ({holds}){how}",
                 thousands(bytes),
                 self.vars[u].node,
                 self.header_of(u),
-                thousands(self.vars[u].written),
-                thousands(bytes - written)
+                thousands(bytes - total(&missing)),
+                thousands(total(&missing))
             );
-            self.push(FindingKind::Unwritten, reader, bytes - written, msg);
+            self.push(FindingKind::Unwritten, reader, total(&missing), msg);
         }
-        let (_, others) = self.owners(u, 0, written);
+        let (_, others) = self.owners(u, &written);
         for (w, n) in others {
             let msg = format!(
                 "`{node}` ({hname}) reads {} B of `{src}` overwritten since by `{}` ({})",
@@ -590,8 +733,10 @@ impl Checker<'_> {
         let Some(&v) = self.by_name.get(name) else {
             return; // not in the arena
         };
-        let bytes = self.buffer(v);
-        let (unwritten, others) = self.owners(v, 0, bytes);
+        let bytes = self.declared(v) * self.vars[v].element;
+        let [written, missing] = Self::split(&[(0, bytes)], &self.vars[v].written);
+        let unwritten = total(&missing);
+        let (_, others) = self.owners(v, &written);
         if unwritten > 0 {
             let msg = format!(
                 "model output `{name}` ({}): {} of its {} B were never written",

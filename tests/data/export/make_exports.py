@@ -9,6 +9,9 @@ kernels and the build files are left out), under tests/data/export/NAME/.
   the way the MnasNet defect shows;
 (tests/export_check.rs corrupts `clean`'s plan itself: the second conv's output moved
 onto the first branch's, which the residual Add still reads.)
+- cortexm_maxpool: `maxpool` quantized to int8 and exported by aidge-export-arm-cortexm
+  0.10.1 with Aidge's plan, as scripts/cortexm/run.py's default build does (its planes
+  are padded to 16 bytes per pixel); also needs aidge-quantization and memplan.
 
 Outside CI (needs aidge-core, aidge-backend-cpu, aidge-onnx, aidge-export-cpp 0.10.1
 and onnx): python tests/data/export/make_exports.py
@@ -63,12 +66,29 @@ def copy_checked(src, dst):
         shutil.copy(h, dst / "dnn" / "include" / "layers" / h.name)
 
 
+def cortexm(name, out):
+    """The int8 Cortex-M export of model `name` by scripts/cortexm/run.py's default stage."""
+    import subprocess
+    root = HERE.parents[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        onnx.save(models.MODELS[name](), tmp / f"{name}.onnx")
+        size = onnx.load(tmp / f"{name}.onnx").graph.input[0].type.tensor_type.shape.dim[2].dim_value
+        env = {**__import__("os").environ, "PYTHONPATH": str(root / "scripts" / "cortexm" / "stub")}
+        subprocess.run([sys.executable, str(root / "scripts" / "cortexm" / "run.py"), "--stage",
+                        "default", "--size", str(size), str(tmp / f"{name}.onnx"),
+                        str(tmp / "out")], check=True, env=env, capture_output=True)
+        copy_checked(tmp / "out", out / f"cortexm_{name}")
+
+
 def main():
     import aidge_core
     aidge_core.Log.set_console_level(aidge_core.Level.Error)
     for name in models.MODELS:
         export(name, HERE)
         print(f"wrote {HERE / name}")
+    cortexm("maxpool", HERE)
+    print(f"wrote {HERE / 'cortexm_maxpool'}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,53 @@
+#ifndef _8_PADCONV_0_LAYER_H
+#define _8_PADCONV_0_LAYER_H
+
+#include "utils/cpp/rescaling_utils.hpp"
+#include "utils/cpp/typedefs.hpp"
+
+
+
+// INPUT CONF
+#define _7_TRANSPOSE_5_OUTPUT_0_IN_BATCH 1
+#define _7_TRANSPOSE_5_OUTPUT_0_NB_CHANNELS 8
+#define _7_TRANSPOSE_5_OUTPUT_0_IN_HEIGHT 4
+#define _7_TRANSPOSE_5_OUTPUT_0_IN_WIDTH 4
+
+// OUTPUT CONF
+#define _8_PADCONV_0_OUTPUT_0_NB_OUTPUTS 4
+#define _8_PADCONV_0_OUTPUT_0_OUT_HEIGHT 4
+#define _8_PADCONV_0_OUTPUT_0_OUT_WIDTH 4
+#define _8_PADCONV_0_OUTPUT_0_OUT_BATCH 1
+
+// MEMINFO CONF
+
+
+
+
+
+#define _8_PADCONV_0_OUTPUT_0_MEM_SIZE 16
+#define _8_PADCONV_0_OUTPUT_0_MEM_OFFSET 1408
+#define _8_PADCONV_0_OUTPUT_0_MEM_STRIDE 16
+#define _8_PADCONV_0_OUTPUT_0_MEM_LENGTH 4
+#define _8_PADCONV_0_OUTPUT_0_MEM_CONT_OFFSET 0
+#define _8_PADCONV_0_OUTPUT_0_MEM_CONT_SIZE 0
+#define _8_PADCONV_0_OUTPUT_0_MEM_WRAP_OFFSET 0
+#define _8_PADCONV_0_OUTPUT_0_MEM_WRAP_SIZE 0
+
+
+#define _8_PADCONV_0_PADDING_Y 1
+#define _8_PADCONV_0_PADDING_X 1
+#define _8_PADCONV_0_STRIDE_Y 1
+#define _8_PADCONV_0_STRIDE_X 1
+#define _8_PADCONV_0_DILATION_Y 1
+#define _8_PADCONV_0_DILATION_X 1
+#define _8_PADCONV_0_KERNEL_HEIGHT 3
+#define _8_PADCONV_0_KERNEL_WIDTH 3
+#define _8_PADCONV_0_ACTIVATION export_cpp::ActivationFunction_T::Linear
+#define _8_PADCONV_0_OUTPUT_0_DEV_FMT export_cpp::DataFormat_T::NHWC
+
+static const export_cpp::SingleShiftScaling<8> _8_PADCONV_0_RESCALING = {};
+#define _8_PADCONV_0_WEIGHTS_SIZE 288
+#define _8_PADCONV_0_BIASES_SIZE 4
+
+
+#endif /* _8_PADCONV_0_LAYER_H */
