@@ -344,16 +344,16 @@ $('close-file').addEventListener('click', () => {
 // Toggles.
 function setNames(on) {
   viewer.set_names(on);
-  $('names').setAttribute('aria-pressed', String(on));
+  $('names').setAttribute('aria-pressed', String(viewer.names()));
   redraw();
 }
 function setHex(on) {
   viewer.set_hex(on);
-  $('hex').setAttribute('aria-pressed', String(on));
+  $('hex').setAttribute('aria-pressed', String(viewer.hex()));
   redraw();
 }
 $('names').addEventListener('click', () => setNames(!viewer.names()));
-$('hex').addEventListener('click', () => setHex($('hex').getAttribute('aria-pressed') !== 'true'));
+$('hex').addEventListener('click', () => setHex(!viewer.hex()));
 $('fit').addEventListener('click', () => { viewer.fit(); redraw(); });
 
 // Copy link: the address already holds the view (share.js); the button says what it carries.
@@ -479,7 +479,7 @@ window.addEventListener('keydown', (e) => {
   if ((e.key === 'Enter' || e.key === ' ') && e.target instanceof Element && e.target.closest('button, summary, a')) return;
   switch (e.key) {
     case 'n': case 'N': setNames(!viewer.names()); break;
-    case 'h': case 'H': setHex($('hex').getAttribute('aria-pressed') !== 'true'); break;
+    case 'h': case 'H': setHex(!viewer.hex()); break;
     case 't': case 'T': a11y.cycleTheme(); break;
     case '/': $('search').focus(); break;
     default: {
