@@ -513,3 +513,38 @@ fn parts_ending_past_2_64_do_not_crush_the_plan() {
         );
     }
 }
+
+/// On a 400-pixel phone, each lane's title keeps its peak whole within the chart's
+/// width: the name gives way (XLA's `parameters (7 allocations, end to end)` cut the
+/// figure off at the edge).
+#[test]
+fn lane_titles_keep_their_peak_within_a_narrow_chart() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xla/");
+    let read =
+        |f: &str| std::fs::read(format!("{dir}cnn.cpu_after_optimizations-{f}.txt")).unwrap();
+    let doc = formats::load_pair(
+        "cnn-buffer-assignment.txt",
+        &read("buffer-assignment"),
+        "cnn-live-range.txt",
+        &read("live-range"),
+    )
+    .unwrap();
+    let chart = Chart::new(doc.plan.unwrap());
+    let view = View::fit(&chart, 380.0, 600.0, 1.0);
+    let layout = scene::PixelLayout::new(&chart, &view);
+    let width = layout.lanes[0].chart.w;
+    let (mut rec, _) = frame(&chart, &view, &Options::default());
+    let titles: Vec<String> = rec
+        .texts()
+        .filter(|t| t.0.contains(" — peak "))
+        .map(|t| t.0.to_owned())
+        .collect();
+    assert_eq!(titles.len(), chart.lanes().len());
+    for (title, lane) in titles.iter().zip(chart.lanes()) {
+        let peak = format!(" — peak {}", scene::axis::bytes_short(lane.peak));
+        assert!(title.ends_with(&peak), "{title}");
+        let w = memplan::scene::Painter::text_width(&mut rec, title, 11.0, true);
+        assert!(w <= width, "{title}: {w} px in {width}");
+    }
+    assert!(titles.iter().any(|t| t.contains('…')), "{titles:?}");
+}

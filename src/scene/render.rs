@@ -673,14 +673,40 @@ impl<'a> LaneCtx<'a> {
         }
         if chart.titled() {
             let info = &chart.lanes()[lane];
-            let title = format!("{} — peak {}", info.name, axis::bytes_short(info.peak));
             let st = TextStyle {
                 bold: true,
                 ..style(axis, 11.0, Align::Left)
             };
+            let peak = format!(" — peak {}", axis::bytes_short(info.peak));
+            let title = lane_title(p, &info.name, &peak, b.chart.w, st);
             p.text(&title, b.chart.x, b.chart.y - TITLE_ABOVE, st);
         }
     }
+}
+
+/// A lane's title within `width`: its name, cut at the end with `…` when the whole
+/// does not fit, then `peak` whole (the figure is what a narrow screen must keep: a
+/// phone cut "— peak 576.1…" off at the edge).
+fn lane_title<P: Painter + ?Sized>(
+    p: &mut P,
+    name: &str,
+    peak: &str,
+    width: f64,
+    st: TextStyle,
+) -> String {
+    let whole = format!("{name}{peak}");
+    if p.text_width(&whole, st.size, st.bold) <= width {
+        return whole;
+    }
+    let chars: Vec<char> = name.chars().collect();
+    for keep in (1..chars.len()).rev() {
+        let t: String = chars[..keep].iter().chain(['…'].iter()).collect();
+        let t = format!("{}{peak}", t.trim_end());
+        if p.text_width(&t, st.size, st.bold) <= width {
+            return t;
+        }
+    }
+    peak.trim_start_matches(" — ").to_owned()
 }
 
 /// The translucent patch under a reference label: the text's box (`x` its right end,
