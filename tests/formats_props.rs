@@ -148,26 +148,28 @@ proptest! {
         prop_assert_eq!(&h.report, &memplan::check::check(&h.plan));
         let (a, b) = (Chart::new(plan), Chart::with(h.plan, h.stats, h.report));
         // Drawing order is by allocation, then plane, contiguous part first.
-        let keys: Vec<_> = b.parts.iter().map(|q| (q.t0, q.plane, q.wrapped)).collect();
+        let keys: Vec<_> = b.parts().iter().map(|q| (q.t0, q.plane, q.wrapped)).collect();
         prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "{:?}", keys);
         // A label is readable until a later plane of its space covers some of it.
-        for (i, p) in b.plan.planes.iter().enumerate() {
-            let mine = b.parts.iter().filter(|q| q.plane == i);
+        for (i, p) in b.plan().planes.iter().enumerate() {
+            let mine = b.parts().iter().filter(|q| q.plane == i);
             let end = mine.clone().map(|q| q.t1).min().unwrap_or(u64::MAX);
-            let covered = b.parts.iter().filter(|o| {
+            let covered = b.parts().iter().filter(|o| {
                 o.plane != i
-                    && b.plan.planes[o.plane].space == p.space
+                    && b.plan().planes[o.plane].space == p.space
                     && mine.clone().any(|q| o.t0 > q.t0 && q.a0 < o.a1 && o.a0 < q.a1)
             });
             let from = covered.map(|o| u64::from(o.t0)).fold(end, u64::min);
-            prop_assert_eq!(b.covered_from[i], from, "plane {}", i);
+            prop_assert_eq!(b.covered_from(i), from, "plane {}", i);
         }
-        prop_assert_eq!(&a.parts, &b.parts);
-        prop_assert_eq!(&a.lanes, &b.lanes);
-        prop_assert_eq!(&a.flagged, &b.flagged);
-        prop_assert_eq!(&a.covered_from, &b.covered_from);
-        prop_assert_eq!(&a.producer, &b.producer);
-        prop_assert_eq!(a.horizon, b.horizon);
+        prop_assert_eq!(a.parts(), b.parts());
+        prop_assert_eq!(a.lanes(), b.lanes());
+        for i in 0..a.plan().planes.len() {
+            prop_assert_eq!(a.flagged(i), b.flagged(i));
+            prop_assert_eq!(a.covered_from(i), b.covered_from(i));
+            prop_assert_eq!(a.producer(i), b.producer(i));
+        }
+        prop_assert_eq!(a.horizon(), b.horizon());
         prop_assert_eq!(
             memplan::scene::info::summary(&a),
             memplan::scene::info::summary(&b)

@@ -46,8 +46,8 @@ fn expected(
     a0: f64,
     a1: f64,
 ) -> scene::Rect {
-    let extent = chart.lanes[0].extent as f64;
-    let sx = lane_box.w / chart.horizon as f64;
+    let extent = chart.lanes()[0].extent as f64;
+    let sx = lane_box.w / chart.horizon() as f64;
     let sy = lane_box.h / (extent * 1.08);
     scene::Rect {
         x: lane_box.x + t0 * sx,
@@ -117,11 +117,11 @@ fn peak_line_and_label_match_aidge() {
         let view = View::fit(&chart, 1280.0, 800.0, 2.0);
         let (p, f) = frame(&chart, &view, &Options::default());
         let peak = golden_peak(case);
-        assert_eq!(chart.lanes[0].peak, peak, "{case}");
+        assert_eq!(chart.lanes()[0].peak, peak, "{case}");
         let text = format!("Peak usage = {}", scene::axis::bytes_long(peak));
         assert!(p.texts().any(|t| t.0 == text), "{case}: no {text:?}");
         let lane = scene::PixelLayout::new(&chart, &view).lanes[0].chart;
-        let want = lane.bottom() - peak as f64 / (chart.lanes[0].extent as f64 * 1.08) * lane.h;
+        let want = lane.bottom() - peak as f64 / (chart.lanes()[0].extent as f64 * 1.08) * lane.h;
         let y = f.peak_y[0].expect("peak line visible");
         assert!(
             (y - want).abs() <= 0.5,
@@ -201,13 +201,13 @@ fn hit_test_finds_the_plane_under_the_pointer() {
     for (i, p) in plan.planes.iter().enumerate() {
         // The plane is on top during its first clock unless a later plane of the same
         // space starts there too.
-        if chart.covered_from[i] <= u64::from(p.allocated) {
+        if chart.covered_from(i) <= u64::from(p.allocated) {
             continue;
         }
         let Some(d) = f.drawn.iter().find(|d| d.plane == i && !d.wrapped) else {
             continue; // rasterized: checked by the LOD test
         };
-        let per_clock = scene::PixelLayout::new(&chart, &view).plot_w / chart.horizon as f64;
+        let per_clock = scene::PixelLayout::new(&chart, &view).plot_w / chart.horizon() as f64;
         let x = d.rect.x + per_clock * 0.5;
         let y = d.rect.y + d.rect.h / 2.0;
         let hit = hit_test(&chart, &view, x, y).unwrap_or_else(|| panic!("nothing at plane {i}"));
@@ -258,7 +258,7 @@ fn wrapped_parts_are_drawn_and_highlighted_together() {
         _ => None,
     });
     let hplane = hit.plane;
-    let n = chart.parts.iter().filter(|q| q.plane == hplane).count();
+    let n = chart.parts().iter().filter(|q| q.plane == hplane).count();
     assert_eq!(hovered.map(|r| r.len()), Some(n));
     let info = scene::info::plane_info(&chart, w).expect("info");
     assert!(info.wrap.as_deref().is_some_and(|s| s.contains("wrapped")));
@@ -346,8 +346,8 @@ fn a_hundred_thousand_planes_stay_a_bounded_frame() {
         d.rect.y + d.rect.h / 2.0,
     )
     .expect("hit");
-    let hp = &chart.plan.planes[hit.plane];
-    let sp = &chart.plan.spaces[hp.space];
+    let hp = &chart.plan().planes[hit.plane];
+    let sp = &chart.plan().spaces[hp.space];
     assert!(sp.offset <= hit.address && hit.address < sp.offset + sp.size);
 }
 
@@ -370,11 +370,11 @@ fn components_are_lanes_with_their_own_peak() {
         s.component = i % 2;
     }
     let chart = Chart::new(plan);
-    assert_eq!(chart.lanes.len(), 2);
+    assert_eq!(chart.lanes().len(), 2);
     let view = View::fit(&chart, 1280.0, 800.0, 1.0);
     let (rec, f) = frame(&chart, &view, &Options::default());
     assert_eq!(f.peak_y.len(), 2);
-    for lane in &chart.lanes {
+    for lane in chart.lanes() {
         let text = format!("Peak usage = {}", scene::axis::bytes_long(lane.peak));
         assert!(rec.texts().any(|t| t.0 == text), "{text}");
         assert!(
@@ -455,7 +455,7 @@ fn producers_are_hatched_and_strided_planes_striped() {
     assert_eq!(pattern_of(2), Some(Pattern::Solid));
     // Planes of different nodes get different colours.
     let colors: Vec<_> = (0..3)
-        .map(|i| scene::palette::node(chart.plan.planes[i].node))
+        .map(|i| scene::palette::node(chart.plan().planes[i].node))
         .collect();
     assert!(colors[0] != colors[1] && colors[1] != colors[2]);
 }
@@ -469,7 +469,7 @@ fn zoom_keeps_the_point_under_the_pointer() {
     view.zoom_time(&chart, 600.0, 4.0);
     let after = scene::PixelLayout::new(&chart, &view).clock_at(&view, 600.0);
     assert!((t - after).abs() < 1e-9);
-    assert!((view.t1 - view.t0 - chart.horizon as f64 / 4.0).abs() < 1e-9);
+    assert!((view.t1 - view.t0 - chart.horizon() as f64 / 4.0).abs() < 1e-9);
     let a = layout.address_at(&view, 0, 300.0);
     view.zoom_address(&chart, 300.0, 2.0);
     let a2 = scene::PixelLayout::new(&chart, &view).address_at(&view, 0, 300.0);
@@ -488,8 +488,8 @@ fn parts_ending_past_2_64_do_not_crush_the_plan() {
     let bytes = std::fs::read(path).unwrap();
     let plan = memplan::planning::resolve(&formats::load(path, &bytes).unwrap()).unwrap();
     let chart = Chart::new(plan.clone());
-    assert_eq!(chart.lanes[0].peak, 4224);
-    assert_eq!(chart.lanes[0].extent, 2 * 4224);
+    assert_eq!(chart.lanes()[0].peak, 4224);
+    assert_eq!(chart.lanes()[0].extent, 2 * 4224);
     let view = View::fit(&chart, 1280.0, 800.0, 1.0);
     let (_, f) = frame(&chart, &view, &Options::default());
     let drawn: std::collections::BTreeSet<usize> = f.drawn.iter().map(|d| d.plane).collect();
@@ -504,11 +504,46 @@ fn parts_ending_past_2_64_do_not_crush_the_plan() {
     assert_eq!(wrapped, [6, 7, 13, 14, 15], "the five broken planes");
     let edge = expected(&chart, lane, 0.0, 1.0, 0.0, (2 * 4224) as f64).y;
     for d in f.drawn.iter().filter(|d| d.wrapped) {
-        assert!(chart.flagged[d.plane], "plane {} outlined", d.plane);
+        assert!(chart.flagged(d.plane), "plane {} outlined", d.plane);
         assert!(
             (d.rect.y - edge).abs() < 1.0,
             "plane {} reaches the edge",
             d.plane
         );
     }
+}
+
+/// On a 400-pixel phone, each lane's title keeps its peak whole within the chart's
+/// width: the name gives way (XLA's `parameters (7 allocations, end to end)` cut the
+/// figure off at the edge).
+#[test]
+fn lane_titles_keep_their_peak_within_a_narrow_chart() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xla/");
+    let read =
+        |f: &str| std::fs::read(format!("{dir}cnn.cpu_after_optimizations-{f}.txt")).unwrap();
+    let doc = formats::load_pair(
+        "cnn-buffer-assignment.txt",
+        &read("buffer-assignment"),
+        "cnn-live-range.txt",
+        &read("live-range"),
+    )
+    .unwrap();
+    let chart = Chart::new(doc.plan.unwrap());
+    let view = View::fit(&chart, 380.0, 600.0, 1.0);
+    let layout = scene::PixelLayout::new(&chart, &view);
+    let width = layout.lanes[0].chart.w;
+    let (mut rec, _) = frame(&chart, &view, &Options::default());
+    let titles: Vec<String> = rec
+        .texts()
+        .filter(|t| t.0.contains(" — peak "))
+        .map(|t| t.0.to_owned())
+        .collect();
+    assert_eq!(titles.len(), chart.lanes().len());
+    for (title, lane) in titles.iter().zip(chart.lanes()) {
+        let peak = format!(" — peak {}", scene::axis::bytes_short(lane.peak));
+        assert!(title.ends_with(&peak), "{title}");
+        let w = memplan::scene::Painter::text_width(&mut rec, title, 11.0, true);
+        assert!(w <= width, "{title}: {w} px in {width}");
+    }
+    assert!(titles.iter().any(|t| t.contains('…')), "{titles:?}");
 }

@@ -171,7 +171,7 @@ fn tiles_are_reused_while_hovering_and_panning() {
     let s = first
         .occupancy
         .expect("60,000 planes fitted is an occupancy frame");
-    assert!(s.tiles_built > 0 && s.parts_visited >= chart.parts.len());
+    assert!(s.tiles_built > 0 && s.parts_visited >= chart.parts().len());
     // Hovering and selecting redraw from the same tiles.
     let opts = Options {
         hover: Some(10),
@@ -196,7 +196,7 @@ fn tiles_are_reused_while_hovering_and_panning() {
         "a 40-px pan built {} tiles",
         s.tiles_built
     );
-    assert!(s.parts_visited < chart.parts.len() / 2);
+    assert!(s.parts_visited < chart.parts().len() / 2);
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn zoomed_frames_visit_only_the_parts_in_view() {
     let (_, f) = frame(&chart, &view, &Options::default());
     assert!(f.occupancy.is_none());
     let live = chart
-        .parts
+        .parts()
         .iter()
         .filter(|q| q.t1 as f64 > view.t0 && (q.t0 as f64) < view.t1)
         .count();
@@ -270,7 +270,7 @@ fn hover_and_selection_outline_their_plane_in_an_occupancy_frame() {
     let view = View::fit(&chart, 1000.0, 600.0, 1.0);
     // The pointer on a long-lived plane.
     let long = chart
-        .parts
+        .parts()
         .iter()
         .find(|q| q.t1 - u64::from(q.t0) >= 300)
         .expect("a long-lived plane");
@@ -305,7 +305,7 @@ fn hover_and_selection_outline_their_plane_in_an_occupancy_frame() {
 /// The topmost part under (t, a) by scanning every part, as hit-testing did before
 /// the index.
 fn brute_hit(chart: &Chart, t: f64, a: f64) -> Option<usize> {
-    chart.parts.iter().rev().find_map(|q| {
+    chart.parts().iter().rev().find_map(|q| {
         (f64::from(q.t0) <= t && t < q.t1 as f64 && q.a0 as f64 <= a && a < q.a1 as f64)
             .then_some(q.plane)
     })
@@ -322,13 +322,13 @@ proptest! {
     ) {
         let chart = Chart::new(synthetic(n));
         let hi = lo + len;
-        let got: Vec<usize> = chart.lod_index.visible(&chart.parts, lo, hi).collect();
-        let want: Vec<usize> = (0..chart.parts.len())
-            .filter(|&k| chart.parts[k].t1 as f64 > lo && (chart.parts[k].t0 as f64) < hi)
+        let got: Vec<usize> = chart.lod_index().visible(chart.parts(), lo, hi).collect();
+        let want: Vec<usize> = (0..chart.parts().len())
+            .filter(|&k| chart.parts()[k].t1 as f64 > lo && (chart.parts()[k].t0 as f64) < hi)
             .collect();
         prop_assert_eq!(&got, &want);
-        prop_assert!(chart.lod_index.estimate(&chart.parts, lo, hi) >= want.len());
-        let back: Vec<usize> = chart.lod_index.visible(&chart.parts, lo, hi).rev().collect();
+        prop_assert!(chart.lod_index().estimate(chart.parts(), lo, hi) >= want.len());
+        let back: Vec<usize> = chart.lod_index().visible(chart.parts(), lo, hi).rev().collect();
         prop_assert!(back.iter().rev().eq(want.iter()));
     }
 

@@ -6,28 +6,10 @@
 // (`setTheme`, called by main.js as a11y.js changes it). Files are the Viewer's, by id;
 // the default pair is a planned copy and the file it was planned from, as the Viewer
 // records it. Names from dumps reach the DOM only through textContent.
-import { CompareView } from './pkg-lite/memplan.js';
+import { CompareView, compare_columns as compareColumns } from './pkg-lite/memplan.js';
 import { bindGestures, el, frameLoop } from './memplan-ui.js';
 
 const $ = (id) => document.getElementById(id);
-
-/** Columns of the change table: header, and the row's value to show and to sort by. */
-const big = (v) => (v == null ? null : BigInt(v));
-const signedBig = (v) => (v == null ? null : BigInt(v.replace('\u2212', '-').replace(/[+,]/g, '')));
-const COLUMNS = [
-  ['buffer', (r) => r.name, (r) => r.name],
-  ['change', (r) => r.change, (r) => r.change],
-  ['address A', (r) => r.address_a, (r) => big(r.address_a)],
-  ['address B', (r) => r.address_b, (r) => big(r.address_b)],
-  ['B \u2212 A', (r) => r.delta, (r) => signedBig(r.delta)],
-  ['size', (r) => r.size_b ?? r.size_a, (r) => big(r.size_b ?? r.size_a)],
-];
-const grouped = (v) => (v == null ? null : BigInt(v).toLocaleString('en-US'));
-
-function cmp(x, y) {
-  if (x == null || y == null) return (x == null) - (y == null); // blanks last
-  return x < y ? -1 : x > y ? 1 : 0;
-}
 
 /** `theme()` is the page's theme drawn (`light` or `dark`); `onClose()` runs when the view closes. */
 export function setupCompare({ viewer, theme, onClose }) {
@@ -126,8 +108,10 @@ export function setupCompare({ viewer, theme, onClose }) {
   }
 
   let omitted = 0;
+  /** The table's headers (Rust's list); each row's `cells` follow them. */
+  const columns = compareColumns();
   function header() {
-    $('cmp-head').replaceChildren(...COLUMNS.map(([title], i) => {
+    $('cmp-head').replaceChildren(...columns.map((title, i) => {
       const th = el('th');
       th.scope = 'col';
       if (sort?.column === i) th.setAttribute('aria-sort', sort.dir > 0 ? 'ascending' : 'descending');
@@ -155,19 +139,13 @@ export function setupCompare({ viewer, theme, onClose }) {
 
   function fillTable() {
     header();
-    const shown = [...changes];
-    if (sort) {
-      const key = COLUMNS[sort.column][2];
-      shown.sort((x, y) => sort.dir * cmp(key(x), key(y)));
-    }
+    // The core sorts on the values (bytes, signed moves), not on their text.
+    const shown = sort ? Array.from(view.order(sort.column, sort.dir < 0), (i) => changes[i]) : changes;
     const body = $('cmp-rows');
     body.replaceChildren(...shown.map((r) => {
       const tr = el('tr');
       tr.tabIndex = 0;
-      COLUMNS.forEach(([, value], i) => {
-        const v = value(r);
-        tr.append(el('td', (i >= 2 && i !== 4 ? grouped(v) : v) ?? '—'));
-      });
+      for (const cell of r.cells) tr.append(el('td', cell));
       if (r === chosen) tr.setAttribute('aria-selected', 'true');
       tr.addEventListener('click', () => choose(r, tr));
       tr.addEventListener('keydown', (e) => {

@@ -154,12 +154,16 @@ function refreshPanel() {
     return;
   }
   // Several memories (XLA, ExecuTorch, IREE): the headline is what they need together,
-  // the sum of their peaks (the frameworks' own total), then the most bytes live at
-  // once over all of them; each memory's figures follow. One memory: its peak.
+  // the sum of their peaks, named as the framework names it when it is its figure
+  // (XLA's Total bytes); then the framework's own peak of live bytes, and memplan's
+  // count of the same; each memory's figures follow. One memory: its peak.
   const m = s.memories;
+  const own = viewer.report(cur)?.own;
   const rows = m ? [
-    ['Total', `${m.total} in ${count(m.count)} memories (sum of their peaks)`, 'peak'],
-    ['Most live at once', m.live_peak_clock == null ? m.live_peak
+    ['Total', `${m.total} in ${count(m.count)} memories (sum of their peaks${own?.total ? ` = ${own.total}` : ''})`, 'peak'],
+    ...own?.live_peak ? [[`${own.framework}'s live peak`,
+      `${own.live_peak} at clock ${own.live_peak_clock}, ${own.framework}'s own count (its live-range dump)`, 'own-peak']] : [],
+    [own?.live_peak ? 'Most live at once (memplan)' : 'Most live at once', m.live_peak_clock == null ? m.live_peak
       : `${m.live_peak} at clock ${m.live_peak_clock}, all memories, each value live from its first to its last clock`, 'live-peak'],
     ['Lower bound', `${m.lower_bound} (sum of the memories')`],
     ['Efficiency', m.efficiency],
@@ -249,7 +253,8 @@ async function openFiles(files) {
     }
   }
   // A dump folder brings files that hold no plan (XLA's memory-usage report, IREE's
-  // transients, ExecuTorch's program summary): they are noted as what they are, not
+  // transients, ExecuTorch's program summary; TFLM's print_allocations() output):
+  // they are noted as what they are, not
   // read as plans (a .txt would fail in the words of Aidge's log reader).
   const skipped = [];
   const single = [];
@@ -262,7 +267,13 @@ async function openFiles(files) {
   if (skipped.length && ids.length) {
     notify(`Also dropped, not plans (left aside): ${skipped.join('; ')}.`);
   } else if (skipped.length && !single.length) {
-    errors.push(...skipped.map((s) => `${s}: not a plan, so nothing to show.`));
+    // Files that are what they are (a report, TFLM's print_allocations() summary), not
+    // failures: a notice, which says what the chart still shows.
+    const cur = viewer.current();
+    const still = cur == null ? ''
+      : ` The chart still shows ${sampleIds.includes(cur) ? 'the sample' : 'the plan'} “${viewer.file_name(cur)}”.`;
+    notify(skipped.map((s) => `${s}: not a plan, so nothing to show.`).join('\n') + still);
+    if (!errors.length) clearError();
   }
   if (errors.length) showError(errors.join('\n'));
   // Nothing of the drop opened: the plan still drawn under the error must not pass
@@ -333,16 +344,16 @@ $('close-file').addEventListener('click', () => {
 // Toggles.
 function setNames(on) {
   viewer.set_names(on);
-  $('names').setAttribute('aria-pressed', String(on));
+  $('names').setAttribute('aria-pressed', String(viewer.names()));
   redraw();
 }
 function setHex(on) {
   viewer.set_hex(on);
-  $('hex').setAttribute('aria-pressed', String(on));
+  $('hex').setAttribute('aria-pressed', String(viewer.hex()));
   redraw();
 }
 $('names').addEventListener('click', () => setNames(!viewer.names()));
-$('hex').addEventListener('click', () => setHex($('hex').getAttribute('aria-pressed') !== 'true'));
+$('hex').addEventListener('click', () => setHex(!viewer.hex()));
 $('fit').addEventListener('click', () => { viewer.fit(); redraw(); });
 
 // Copy link: the address already holds the view (share.js); the button says what it carries.
@@ -468,7 +479,7 @@ window.addEventListener('keydown', (e) => {
   if ((e.key === 'Enter' || e.key === ' ') && e.target instanceof Element && e.target.closest('button, summary, a')) return;
   switch (e.key) {
     case 'n': case 'N': setNames(!viewer.names()); break;
-    case 'h': case 'H': setHex($('hex').getAttribute('aria-pressed') !== 'true'); break;
+    case 'h': case 'H': setHex(!viewer.hex()); break;
     case 't': case 'T': a11y.cycleTheme(); break;
     case '/': $('search').focus(); break;
     default: {

@@ -1,21 +1,41 @@
 // ONNX models on the page: the reader is a second wasm module (pkg-onnx/, built with
-// the crate's `onnx-module` feature) imported only when an .onnx file is opened, so
-// that the first frame of any other plan does not pay for it. A model becomes memplan
+// the crate's `onnx-module` feature) run in its own worker (onnx-worker.js), started
+// only when an .onnx file is opened, so that the first frame of any other plan does
+// not pay for it and the conversion does not hold the main thread. A model becomes memplan
 // JSON (the schedule Aidge 0.10.1 gives it), which the page then opens like any
 // dropped export. Symbolic input dims are asked for in a small form, the model's
 // defaults filled in; names from the model reach the DOM only as text.
 
 import { el } from './memplan-ui.js';
 
-let module = null;
+let worker = null;
+let next = 0;
+const pending = new Map();
 
-/** The ONNX module, loaded once (a dynamic import: nothing is fetched before). */
-function load() {
-  module ??= import('./pkg-onnx/memplan.js').then(async (m) => {
-    await m.default();
-    return m;
+/**
+ * Runs `message` in the ONNX module's worker (onnx-worker.js, started once: nothing
+ * is fetched before), off the page's main thread. Rejects with the reader's message.
+ */
+function call(message) {
+  worker ??= (() => {
+    const w = new Worker(new URL('./onnx-worker.js', import.meta.url), { type: 'module' });
+    w.onmessage = (e) => {
+      const p = pending.get(e.data.id);
+      pending.delete(e.data.id);
+      if (e.data.error != null) p?.reject(new Error(e.data.error)); else p?.resolve(e.data.result);
+    };
+    w.onerror = (e) => {
+      for (const p of pending.values()) p.reject(new Error(`ONNX reader: ${e.message ?? 'worker failed'}`));
+      pending.clear();
+      worker = null;
+    };
+    return w;
+  })();
+  const id = next++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, ...message });
   });
-  return module;
 }
 
 export const isOnnx = (name) => /\.onnx$/i.test(name);
@@ -71,8 +91,7 @@ export function askDims(model, dims, host = document.body) {
  * without it, they take their defaults. Throws the reader's message on a bad model.
  */
 export async function convert(name, bytes, ask) {
-  const m = await load();
-  const dims = JSON.parse(m.symbolicDims(name, bytes));
+  const dims = JSON.parse(await call({ op: 'dims', name, bytes }));
   let names = [];
   let values = [];
   if (dims.length && ask) {
@@ -80,7 +99,7 @@ export async function convert(name, bytes, ask) {
     if (!answer) return null;
     [names, values] = answer;
   }
-  return m.convertOnnx(name, bytes, names, Float64Array.from(values));
+  return call({ op: 'convert', name, bytes, names, values: Float64Array.from(values) });
 }
 
 /**

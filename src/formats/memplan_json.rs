@@ -197,6 +197,7 @@ fn finish(file: FileV1, mut warnings: Vec<String>) -> Result<Document> {
         schedule,
         buffers,
         warnings,
+        own: None,
     })
 }
 

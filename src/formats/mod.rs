@@ -25,7 +25,7 @@ pub mod tflm;
 pub mod wire;
 pub mod xla;
 
-use crate::model::{BufferList, Plan};
+use crate::model::{BufferList, Bytes, Plan};
 use crate::{Error, Result};
 use std::fmt;
 
@@ -88,6 +88,21 @@ pub struct Document {
     pub buffers: Option<BufferList>,
     /// Things the reader accepted but the user should know (unknown fields, guesses).
     pub warnings: Vec<String>,
+    /// What the framework that wrote the dump says of its plan (XLA), if anything.
+    pub own: Option<OwnFigures>,
+}
+
+/// A framework's own figures of the plan it dumped, in its terms: the page heads
+/// with them, beside memplan's counts, which follow memplan's rules and can differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnFigures {
+    /// Who says it ("XLA").
+    pub framework: &'static str,
+    /// What the framework calls the sum of its memories' sizes, which the plan as
+    /// loaded's total of the memories' peaks equals (`tests/formats_xla.rs`).
+    pub total: &'static str,
+    /// Its own peak of live bytes over all memories: `(clock, bytes)`.
+    pub live_peak: Option<(u64, Bytes)>,
 }
 
 impl Document {
@@ -105,6 +120,7 @@ impl Document {
             warnings: schedule.sized_by_model_note().into_iter().collect(),
             schedule: Some(schedule),
             buffers: None,
+            own: None,
         }
     }
 
@@ -115,6 +131,7 @@ impl Document {
             schedule: None,
             buffers: None,
             warnings: Vec::new(),
+            own: None,
         }
     }
 }
@@ -159,6 +176,7 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
             schedule: None,
             buffers: Some(buffers),
             warnings,
+            own: None,
         });
     }
     if xla::is_xla(text) {
@@ -182,6 +200,7 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
             schedule: None,
             buffers: Some(buffers),
             warnings,
+            own: None,
         });
     }
     let (plan, dialect) = aidge_log::read(text)?;
@@ -268,6 +287,11 @@ fn load_xla(file_name: &str, text: &str, live: Option<xla::LiveRanges>) -> Resul
     let (placed, warnings) = xla::build(&assignment, &live);
     Ok(Document {
         warnings,
+        own: Some(OwnFigures {
+            framework: "XLA",
+            total: "XLA's “Total bytes” (its memory-usage report)",
+            live_peak: live.peak(),
+        }),
         ..Document::plan(Format::Xla, placed::to_plan(&placed))
     })
 }

@@ -3,9 +3,21 @@
 //! first bytes, they are noted as what they are instead of failing in the words of
 //! the reader a `.txt` falls back to (Aidge's log: "expected a plane index").
 
+use std::borrow::Cow;
+
 /// What file `file_name` (content `bytes`) is when it is a known sibling of a plan
-/// dump and not a plan, else None.
-pub fn not_a_plan(file_name: &str, bytes: &[u8]) -> Option<&'static str> {
+/// dump and not a plan, else None. TFLite Micro's `print_allocations()` output is
+/// one too (a valid file with figures and no plan): its summary says what it holds.
+pub fn not_a_plan(file_name: &str, bytes: &[u8]) -> Option<Cow<'static, str>> {
+    not_a_plan_kind(file_name, bytes)
+        .map(Cow::Borrowed)
+        .or_else(|| {
+            let text = std::str::from_utf8(bytes).ok()?;
+            super::tflm::allocations_summary(text).map(Cow::Owned)
+        })
+}
+
+fn not_a_plan_kind(file_name: &str, bytes: &[u8]) -> Option<&'static str> {
     let name = file_name
         .rsplit(['/', '\\'])
         .next()
@@ -55,6 +67,7 @@ mod tests {
             "xla/cnn.cpu_after_optimizations-memory-usage-report.txt",
             "iree/cnn.transients.txt",
             "executorch/cnn.program.json",
+            "tflm/dag6.allocations.txt",
         ] {
             assert!(not_a_plan(sibling, &head(sibling)).is_some(), "{sibling}");
         }

@@ -94,6 +94,18 @@ pub struct LiveRanges {
     max: u64,
     sequence: Vec<(u64, String)>,
     ranges: HashMap<String, (u64, u64)>,
+    /// XLA's own peak of live bytes: `Live ranges at T (peak):` and the last
+    /// `(cumulative: N bytes)` of its lines, when the dump prints them.
+    peak: Option<(u64, Bytes)>,
+}
+
+impl LiveRanges {
+    /// XLA's own peak of live bytes and its clock, as the dump prints it. memplan's
+    /// count from the same ranges can differ: XLA leaves out values it does not range
+    /// (thread-local scalars) and counts each buffer once.
+    pub fn peak(&self) -> Option<(u64, Bytes)> {
+        self.peak
+    }
 }
 
 /// Reads the `BufferAssignment:` section of `text`.
@@ -165,8 +177,10 @@ pub fn parse_live(text: &str) -> Result<Option<LiveRanges>> {
         None,
         Sequence,
         Ranges,
+        Peak,
     }
     let mut part = Part::None;
+    let mut peak_clock = None;
     for (n, raw) in lines {
         let line = raw.trim_end_matches('\r');
         let at = |column: usize, message: String| Error::at_line(n + 1, column, message);
@@ -177,7 +191,13 @@ pub fn parse_live(text: &str) -> Result<Option<LiveRanges>> {
             match line.trim() {
                 "InstructionSequence:" => part = Part::Sequence,
                 "BufferLiveRange:" => part = Part::Ranges,
-                // `Live ranges at T (peak):`, the stack-trace breakdown: summaries.
+                // `Live ranges at T (peak):`, a summary read for XLA's own figure.
+                t if t.starts_with("Live ranges at ") && t.ends_with(" (peak):") => {
+                    let clock = &t["Live ranges at ".len()..t.len() - " (peak):".len()];
+                    peak_clock = Some(number(clock).map_err(|m| at(17, m))?);
+                    part = Part::Peak;
+                }
+                // The stack-trace breakdown: a summary.
                 _ if line.starts_with("  ") => part = Part::None,
                 _ => break,
             }
@@ -186,6 +206,15 @@ pub fn parse_live(text: &str) -> Result<Option<LiveRanges>> {
         let item = line.trim();
         match part {
             Part::None => {}
+            // `NAME: SIZE bytes (cumulative: N bytes)`: the last N is the peak.
+            Part::Peak => {
+                let cumulative = item
+                    .rsplit_once("(cumulative: ")
+                    .and_then(|(_, r)| r.strip_suffix(" bytes)"));
+                if let (Some(c), Some(clock)) = (cumulative, peak_clock) {
+                    live.peak = Some((clock, number(c).map_err(|m| at(5, m))?));
+                }
+            }
             Part::Sequence => {
                 let (clock, name) = item.split_once(':').ok_or_else(|| {
                     at(
@@ -474,6 +503,7 @@ HloLiveRange (max 4):
         assert_eq!(plan.peaks(), vec![32, 16]);
         assert_eq!(plan.steps[2].name, "b");
         assert!(crate::check::check(&plan).is_valid());
+        assert_eq!(live.peak(), Some((2, 16)));
     }
 
     #[test]

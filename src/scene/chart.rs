@@ -1,7 +1,8 @@
 //! What the chart needs from a plan, computed once per file: the rectangles in data
 //! units (clock × address), one lane per memory component, the checker's findings,
 //! and the numbers of the stats panel, and the clock index over the parts. Immutable
-//! once made: what frames keep between them (occupancy tiles) is the renderer's
+//! once made (private fields; a change is a new chart, made by a constructor that
+//! checks the chart's invariant): what frames keep between them (occupancy tiles) is the renderer's
 //! ([`super::render::Renderer`]). Views and frames are cheap on top of this.
 
 use super::palette;
@@ -59,34 +60,39 @@ impl Lane {
     }
 }
 
-/// A plan prepared for drawing.
+/// A plan prepared for drawing. Its fields are private so that its invariant holds:
+/// every per-plane array (`flagged`, `covered_from`, `producer`, `last_live`,
+/// `colors`) has one entry per plane of `plan`, every part's lane is in `lanes`, and
+/// the part index is of `parts`. Only its constructors make one, and they check it
+/// ([`Chart::checked`]); a change (a capacity, the compare view's colours and scale)
+/// is a new chart.
 #[derive(Debug, Clone)]
 pub struct Chart {
-    pub plan: Plan,
-    pub stats: Stats,
-    pub report: Report,
-    pub lanes: Vec<Lane>,
+    plan: Plan,
+    stats: Stats,
+    report: Report,
+    lanes: Vec<Lane>,
     /// Parts in drawing order: by allocation clock, then plane; later planes of an
     /// in-place chain are drawn over earlier ones, as in Aidge's plots.
-    pub parts: Vec<Part>,
+    parts: Vec<Part>,
     /// One past the last clock.
-    pub horizon: u64,
+    horizon: u64,
     /// Per plane: named by a checker finding.
-    pub flagged: Vec<bool>,
+    flagged: Vec<bool>,
     /// Per plane: the clock where a later plane of its space starts covering it,
     /// which bounds where its label can be read.
-    pub covered_from: Vec<u64>,
+    covered_from: Vec<u64>,
     /// Per plane: its writer is a producer (weights, inputs), drawn hatched.
-    pub producer: Vec<bool>,
+    producer: Vec<bool>,
     /// Per plane: its last live clock ([`Plan::plane_last_lives`]), which its details
     /// tell (computed once: a table of a plane's details must not cost a pass over
     /// every plane per row).
-    pub last_live: Vec<Clock>,
+    last_live: Vec<Clock>,
     /// Level of detail: parts by clock, so a frame or a hover visits what is in view.
-    pub lod_index: PartIndex,
+    lod_index: PartIndex,
     /// Per plane, the palette key of its fill, when not its node: the compare view
     /// gives B's planes the node of their pair in A, so a buffer has one colour in both.
-    pub colors: Option<Vec<usize>>,
+    colors: Option<Vec<usize>>,
 }
 
 impl Chart {
@@ -159,6 +165,107 @@ impl Chart {
             lod_index,
             colors: None,
         }
+        .checked()
+    }
+
+    /// `self`, after checking the invariant every constructor keeps (see [`Chart`]).
+    /// A failure is memplan's bug, never the input's: every array is computed here
+    /// from the plan.
+    fn checked(self) -> Chart {
+        let n = self.plan.planes.len();
+        let per_plane = [
+            ("flagged", self.flagged.len()),
+            ("covered_from", self.covered_from.len()),
+            ("producer", self.producer.len()),
+            ("last_live", self.last_live.len()),
+            ("colors", self.colors.as_ref().map_or(n, Vec::len)),
+        ];
+        for (what, len) in per_plane {
+            assert_eq!(len, n, "Chart::{what} has {len} entries for {n} planes");
+        }
+        assert!(
+            self.parts
+                .iter()
+                .all(|q| q.lane < self.lanes.len() && q.plane < n),
+            "a part outside the chart's lanes or planes"
+        );
+        assert_eq!(self.lod_index.tile_value.len(), self.parts.len());
+        self
+    }
+
+    /// The plan drawn.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The plan's stats ([`stats::stats`]).
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The plan's checker report ([`check::check`]).
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// One lane per memory component that holds a space (and always the first).
+    pub fn lanes(&self) -> &[Lane] {
+        &self.lanes
+    }
+
+    /// Parts in drawing order: by allocation clock, then plane; later planes of an
+    /// in-place chain are drawn over earlier ones, as in Aidge's plots.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// One past the last clock.
+    pub fn horizon(&self) -> u64 {
+        self.horizon
+    }
+
+    /// Whether plane `i` is named by a checker finding.
+    pub fn flagged(&self, i: usize) -> bool {
+        self.flagged.get(i).copied().unwrap_or(false)
+    }
+
+    /// The clock where a later plane of plane `i`'s space starts covering it, which
+    /// bounds where its label can be read.
+    pub fn covered_from(&self, i: usize) -> u64 {
+        self.covered_from.get(i).copied().unwrap_or(u64::MAX)
+    }
+
+    /// Whether plane `i`'s writer is a producer (weights, inputs), drawn hatched.
+    pub fn producer(&self, i: usize) -> bool {
+        self.producer.get(i).copied().unwrap_or(false)
+    }
+
+    /// Plane `i`'s last live clock ([`Plan::plane_last_lives`]).
+    pub fn last_live(&self, i: usize) -> Clock {
+        self.last_live.get(i).copied().unwrap_or(0)
+    }
+
+    /// The clock index over [`Chart::parts`].
+    pub fn lod_index(&self) -> &PartIndex {
+        &self.lod_index
+    }
+
+    /// The same chart with the fill of plane `i` keyed by `key(i)` instead of its node
+    /// (the compare view gives B's planes the node of their pair in A).
+    pub fn recolored(mut self, key: impl Fn(usize) -> usize) -> Chart {
+        self.colors = Some((0..self.plan.planes.len()).map(key).collect());
+        self.checked()
+    }
+
+    /// The same chart drawn on a scale of `horizon` clocks (at least its own) and, per
+    /// lane, `extents` bytes (at least its own): two charts given one scale draw the
+    /// same clocks and bytes at the same pixels ([`super::compare::on_one_scale`]).
+    pub fn rescaled(mut self, horizon: u64, extents: &[Bytes]) -> Chart {
+        self.horizon = self.horizon.max(horizon);
+        for (lane, &e) in self.lanes.iter_mut().zip(extents) {
+            lane.extent = lane.extent.max(e);
+        }
+        self.checked()
     }
 
     /// Display name of plane `i`: its label, else its node's name with the output
@@ -216,13 +323,15 @@ impl Chart {
         }
     }
 
-    /// Sets the capacity of lane `lane` (a buffer list's, from a MiniMalloc file name:
-    /// shown, not enforced, as the checker would flag every space above it).
-    pub fn set_capacity(&mut self, lane: usize, capacity: Bytes) {
+    /// The same chart with lane `lane` showing `capacity` (a buffer list's, from a
+    /// MiniMalloc file name: shown, not enforced, as the checker would flag every
+    /// space above it).
+    pub fn with_capacity(mut self, lane: usize, capacity: Bytes) -> Chart {
         if let Some(l) = self.lanes.get_mut(lane) {
             l.capacity = Some(capacity);
             l.fit_capacity();
         }
+        self.checked()
     }
 
     /// The parts of plane `plane` (adjacent in [`Chart::parts`], found by bisection).

@@ -32,6 +32,56 @@ pub struct Row {
     pub delta: Option<String>,
     /// `moved`, `resized`, `moved, resized`, `only in A`, `only in B`.
     pub change: String,
+    /// The text of each of [`COLUMNS`]' cells, as the table shows it (grouped digits,
+    /// `—` for a blank).
+    pub cells: Vec<String>,
+    /// What each column sorts by: numbers, not their text ([`Comparison::order`]).
+    #[serde(skip)]
+    key: RowKey,
+}
+
+/// The columns of the change table: the page's header is made from this list.
+pub const COLUMNS: [&str; 6] = [
+    "buffer",
+    "change",
+    "address A",
+    "address B",
+    "B \u{2212} A",
+    "size",
+];
+
+/// A row's values to sort by, per column; None is a blank.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct RowKey {
+    address_a: Option<Bytes>,
+    address_b: Option<Bytes>,
+    delta: Option<i128>,
+    size: Option<Bytes>,
+}
+
+impl Row {
+    /// Orders `self` and `other` by column `column` of [`COLUMNS`], blanks equal.
+    fn cmp_by(&self, other: &Row, column: usize) -> Option<std::cmp::Ordering> {
+        let (k, o) = (&self.key, &other.key);
+        let both = |x: Option<i128>, y: Option<i128>| Some(x?.cmp(&y?));
+        match column {
+            0 => Some(self.name.cmp(&other.name)),
+            1 => Some(self.change.cmp(&other.change)),
+            2 => both(k.address_a.map(i128::from), o.address_a.map(i128::from)),
+            3 => both(k.address_b.map(i128::from), o.address_b.map(i128::from)),
+            4 => both(k.delta, o.delta),
+            _ => both(k.size.map(i128::from), o.size.map(i128::from)),
+        }
+    }
+
+    fn blank(&self, column: usize) -> bool {
+        match column {
+            2 => self.key.address_a.is_none(),
+            3 => self.key.address_b.is_none(),
+            4 => self.key.delta.is_none(),
+            _ => false,
+        }
+    }
 }
 
 /// What the compare view shows about the pair.
@@ -66,6 +116,32 @@ pub struct Comparison {
     pub pairs: Vec<(usize, usize)>,
 }
 
+impl Comparison {
+    /// The indices of [`Comparison::rows`] sorted by column `column` of [`COLUMNS`]
+    /// on its values (bytes as numbers, signed moves with their sign), ascending or
+    /// descending, blanks last either way; ties keep the rows' order (largest change
+    /// first).
+    pub fn order(&self, column: usize, descending: bool) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.rows.len()).collect();
+        order.sort_by(|&x, &y| {
+            let (a, b) = (&self.rows[x], &self.rows[y]);
+            match (a.blank(column), b.blank(column)) {
+                (false, true) => std::cmp::Ordering::Less,
+                (true, false) => std::cmp::Ordering::Greater,
+                _ => {
+                    let o = a.cmp_by(b, column).unwrap_or(std::cmp::Ordering::Equal);
+                    if descending {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                }
+            }
+        });
+        order
+    }
+}
+
 /// The minus sign (U+2212) of every signed number shown, so `−1,972,224 B` and
 /// `(−31.2%)` read alike.
 const MINUS: char = '\u{2212}';
@@ -78,10 +154,25 @@ fn row(
     b: Option<(usize, (Bytes, Bytes))>,
     change: &str,
 ) -> Row {
-    let delta = match (a, b) {
-        (Some((_, (x, _))), Some((_, (y, _)))) => Some(signed(i128::from(y) - i128::from(x))),
-        _ => None,
+    let key = RowKey {
+        address_a: a.map(|(_, (at, _))| at),
+        address_b: b.map(|(_, (at, _))| at),
+        delta: a
+            .zip(b)
+            .map(|((_, (x, _)), (_, (y, _)))| i128::from(y) - i128::from(x)),
+        size: b.or(a).map(|(_, (_, size))| size),
     };
+    let delta = key.delta.map(signed);
+    let blank = || "\u{2014}".to_owned();
+    let grouped = |v: Option<Bytes>| v.map_or_else(blank, group_digits);
+    let cells = vec![
+        name.clone(),
+        change.to_owned(),
+        grouped(key.address_a),
+        grouped(key.address_b),
+        delta.clone().unwrap_or_else(blank),
+        grouped(key.size),
+    ];
     Row {
         name,
         plane_a: a.map(|(i, _)| i),
@@ -92,6 +183,8 @@ fn row(
         size_b: b.map(|(_, (_, size))| size.to_string()),
         delta,
         change: change.into(),
+        cells,
+        key,
     }
 }
 
@@ -119,7 +212,7 @@ fn signed(v: i128) -> String {
 /// Matches the buffers of `a` and `b` and measures what changed.
 pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
     let mut by_name: HashMap<Cow<str>, Vec<usize>> = HashMap::new();
-    for i in (0..b.plan.planes.len()).rev() {
+    for i in (0..b.plan().planes.len()).rev() {
         by_name.entry(b.name(i)).or_default().push(i);
     }
     let mut rows: Vec<(u128, Row)> = Vec::new();
@@ -127,12 +220,12 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
     let mut unchanged = 0;
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     let side = |c: &Chart, i: usize| {
-        let p = &c.plan.planes[i];
+        let p = &c.plan().planes[i];
         (p.cont_offset, p.size)
     };
     // Names pair in order: the last pushed (reversed) is the first occurrence.
     let mut left_a: Vec<usize> = Vec::new();
-    for i in 0..a.plan.planes.len() {
+    for i in 0..a.plan().planes.len() {
         match by_name.get_mut(a.name(i).as_ref()).and_then(Vec::pop) {
             Some(j) => pairs.push((i, j)),
             None => left_a.push(i),
@@ -155,7 +248,7 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         }
     }
     let matched_by_place = pairs.len() - before;
-    let mut paired_a = vec![false; a.plan.planes.len()];
+    let mut paired_a = vec![false; a.plan().planes.len()];
     for &(i, _) in &pairs {
         paired_a[i] = true;
     }
@@ -217,14 +310,14 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
     changed[1].sort_unstable();
     let rows_omitted = rows.len().saturating_sub(max_rows);
     rows.truncate(max_rows);
-    let (pa, pb) = (a.stats.peak, b.stats.peak);
+    let (pa, pb) = (a.stats().peak, b.stats().peak);
     Comparison {
         peak_a: bytes_long(pa),
         peak_b: bytes_long(pb),
         peak_delta_bytes: (i128::from(pb) - i128::from(pa)).to_string(),
         peak_delta: peak_delta(pa, pb),
-        lower_bound_a: bytes_long(a.stats.lower_bound),
-        lower_bound_b: bytes_long(b.stats.lower_bound),
+        lower_bound_a: bytes_long(a.stats().lower_bound),
+        lower_bound_b: bytes_long(b.stats().lower_bound),
         matched,
         matched_by_place,
         unchanged,
@@ -237,18 +330,18 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
     }
 }
 
-/// Gives both charts the same scale: the longer horizon, and for each lane index the
-/// larger address extent. A view (clock range, address fractions) then means the same
+/// Both charts on one scale: the longer horizon, and for each lane index the larger
+/// address extent. A view (clock range, address fractions) then means the same
 /// clocks and bytes in both.
-pub fn share_scale(a: &mut Chart, b: &mut Chart) {
-    let horizon = a.horizon.max(b.horizon);
-    a.horizon = horizon;
-    b.horizon = horizon;
-    for (la, lb) in a.lanes.iter_mut().zip(b.lanes.iter_mut()) {
-        let e = la.extent.max(lb.extent);
-        la.extent = e;
-        lb.extent = e;
-    }
+pub fn on_one_scale(a: Chart, b: Chart) -> (Chart, Chart) {
+    let horizon = a.horizon().max(b.horizon());
+    let extents: Vec<Bytes> = a
+        .lanes()
+        .iter()
+        .zip(b.lanes())
+        .map(|(la, lb)| la.extent.max(lb.extent))
+        .collect();
+    (a.rescaled(horizon, &extents), b.rescaled(horizon, &extents))
 }
 
 #[cfg(test)]
@@ -334,11 +427,40 @@ mod tests {
     }
 
     #[test]
+    fn the_table_sorts_by_values_not_their_text_blanks_last() {
+        // Moves of −8, +4 and +16 (text order would put "+16" before "+4"), and a
+        // buffer only in B (no move: a blank).
+        let a = chart(&[("x", 0, 2, 4, 8), ("y", 0, 2, 4, 0), ("z", 0, 2, 4, 100)]);
+        let b = chart(&[
+            ("x", 0, 2, 4, 0),
+            ("y", 0, 2, 4, 4),
+            ("z", 0, 2, 4, 116),
+            ("new", 0, 2, 1000, 200),
+        ]);
+        let c = compare(&a, &b, 10);
+        let names = |order: Vec<usize>| -> Vec<&str> {
+            order.iter().map(|&i| c.rows[i].name.as_str()).collect()
+        };
+        assert_eq!(names(c.order(4, false)), ["x", "y", "z", "new"]);
+        assert_eq!(names(c.order(4, true)), ["z", "y", "x", "new"]);
+        assert_eq!(
+            names(c.order(5, true))[0],
+            "new",
+            "1,000 B is the largest size"
+        );
+        assert_eq!(c.rows[0].cells[5], "1,000");
+        let x = c.rows.iter().find(|r| r.name == "x").unwrap();
+        assert_eq!(x.cells[4], "\u{2212}8");
+        assert_eq!(
+            c.rows.iter().find(|r| r.name == "new").unwrap().cells[2],
+            "\u{2014}"
+        );
+    }
+
+    #[test]
     fn shared_scale_draws_equal_bytes_at_equal_rows() {
-        let mut a = chart(&[("x", 0, 2, 100, 0)]);
-        let mut b = chart(&[("x", 0, 6, 50, 0)]);
-        share_scale(&mut a, &mut b);
-        assert_eq!((a.horizon, b.horizon), (6, 6));
+        let (a, b) = on_one_scale(chart(&[("x", 0, 2, 100, 0)]), chart(&[("x", 0, 6, 50, 0)]));
+        assert_eq!((a.horizon(), b.horizon()), (6, 6));
         let view = View::fit(&a, 800.0, 400.0, 1.0);
         let opts = Options::default();
         let fa = render(&a, &view, &opts, &mut RecordingPainter::default());

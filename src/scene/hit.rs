@@ -36,11 +36,11 @@ pub fn hit_test(chart: &Chart, view: &View, x: f64, y: f64) -> Option<Hit> {
     let mut near = None;
     // Clocks are whole: `t0 <= t + dt` is `t0 < floor(t + dt) + 1`.
     let candidates = chart
-        .lod_index
-        .visible(&chart.parts, t - dt, (t + dt).floor() + 1.0);
+        .lod_index()
+        .visible(chart.parts(), t - dt, (t + dt).floor() + 1.0);
     for q in candidates
         .rev()
-        .map(|k| &chart.parts[k])
+        .map(|k| &chart.parts()[k])
         .filter(|q| q.lane == lane)
     {
         let (t0, t1, a0, a1) = (f64::from(q.t0), q.t1 as f64, q.a0 as f64, q.a1 as f64);

@@ -45,14 +45,14 @@ fn dec_hex(v: impl Into<u128>) -> String {
 }
 
 pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
-    let plan = &chart.plan;
+    let plan = &chart.plan();
     let p = plan.planes.get(plane)?;
     let space = plan.spaces.get(p.space)?;
     let step = plan.steps.get(p.node);
     // Only a flagged plane is named by a finding: the others skip the search.
-    let findings = match chart.flagged.get(plane) {
-        Some(true) => chart
-            .report
+    let findings = match chart.flagged(plane) {
+        true => chart
+            .report()
             .problems
             .iter()
             .filter(|pr| pr.planes.contains(&plane))
@@ -78,7 +78,7 @@ pub fn plane_info(chart: &Chart, plane: usize) -> Option<PlaneInfo> {
         length: group_digits(p.length),
         count: group_digits(p.count),
         allocated: p.allocated,
-        last_live: chart.last_live.get(plane).copied().unwrap_or(p.allocated),
+        last_live: chart.last_live(plane),
         released: space.released,
         wrap: p.is_wrapped().then(|| {
             format!(
@@ -134,16 +134,16 @@ pub struct LaneSummary {
 
 /// The parts of lane `lane` whose top is the lane's peak, in clock order.
 fn peak_parts(chart: &Chart, lane: usize) -> impl Iterator<Item = &super::chart::Part> + '_ {
-    let peak = chart.lanes[lane].peak;
+    let peak = chart.lanes()[lane].peak;
     chart
-        .parts
+        .parts()
         .iter()
         .filter(move |q| q.lane == lane && q.a1 == peak)
 }
 
 fn lane_summary(chart: &Chart, lane: usize) -> LaneSummary {
-    let l = &chart.lanes[lane];
-    let cs = chart.stats.components.get(l.component);
+    let l = &chart.lanes()[lane];
+    let cs = chart.stats().components.get(l.component);
     let mut clocks: Vec<u32> = peak_parts(chart, lane).map(|q| q.t0).collect();
     clocks.dedup();
     let top = peak_parts(chart, lane).next().map(|q| q.plane);
@@ -151,7 +151,7 @@ fn lane_summary(chart: &Chart, lane: usize) -> LaneSummary {
         .first()
         .copied()
         .or_else(|| cs.and_then(|c| c.peak_clock));
-    let plan = &chart.plan;
+    let plan = &chart.plan();
     let mut live_at_peak: Vec<LiveRow> = at
         .map(|t| stats::live_at(plan, l.component, t))
         .unwrap_or_default()
@@ -193,12 +193,12 @@ pub const TITLE_BAND: f64 = 24.0;
 /// The title an exported picture (the page's SVG and PNG, `memplan render`) carries:
 /// the file and its peak, or its total over several memories.
 pub fn picture_title(name: &str, chart: &Chart) -> String {
-    let comps = &chart.stats.components;
+    let comps = &chart.stats().components;
     if comps.len() > 1 {
         let total = comps.iter().map(|c| c.peak).fold(0, Bytes::saturating_add);
         format!("{name} — {} in {} memories", bytes_long(total), comps.len())
     } else {
-        format!("{name} — peak {}", bytes_long(chart.stats.peak))
+        format!("{name} — peak {}", bytes_long(chart.stats().peak))
     }
 }
 
@@ -253,7 +253,7 @@ pub struct Memories {
 /// and that sum: the live runs of the memories merged.
 fn live_peak(chart: &Chart) -> (Option<u32>, u64) {
     let runs: Vec<&[(u32, u64)]> = chart
-        .stats
+        .stats()
         .components
         .iter()
         .map(|c| c.live.as_slice())
@@ -276,7 +276,7 @@ fn live_peak(chart: &Chart) -> (Option<u32>, u64) {
 }
 
 fn memories(chart: &Chart) -> Option<Memories> {
-    let comps = &chart.stats.components;
+    let comps = &chart.stats().components;
     if comps.len() < 2 {
         return None;
     }
@@ -286,7 +286,7 @@ fn memories(chart: &Chart) -> Option<Memories> {
         .map(|c| c.lower_bound)
         .fold(0, Bytes::saturating_add);
     let (clock, live) = live_peak(chart);
-    let plan = &chart.plan;
+    let plan = &chart.plan();
     let mut live_at_peak: Vec<(Bytes, LiveRow)> = clock
         .map(|t| {
             (0..comps.len())
@@ -335,8 +335,8 @@ pub struct Finding {
 }
 
 pub fn summary(chart: &Chart) -> Summary {
-    let s = &chart.stats;
-    let lanes = (0..chart.lanes.len())
+    let s = &chart.stats();
+    let lanes = (0..chart.lanes().len())
         .map(|i| lane_summary(chart, i))
         .collect();
     Summary {
@@ -348,16 +348,16 @@ pub fn summary(chart: &Chart) -> Summary {
         spaces: s.spaces,
         steps: s.steps,
         producers: chart
-            .plan
+            .plan()
             .steps
             .iter()
             .filter(|t| t.clock.is_none())
             .count(),
-        clocks: chart.horizon,
+        clocks: chart.horizon(),
         lanes,
         memories: memories(chart),
         findings: chart
-            .report
+            .report()
             .problems
             .iter()
             .map(|p| Finding {
@@ -365,6 +365,6 @@ pub fn summary(chart: &Chart) -> Summary {
                 planes: p.planes.clone(),
             })
             .collect(),
-        findings_omitted: chart.report.omitted,
+        findings_omitted: chart.report().omitted,
     }
 }

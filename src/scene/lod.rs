@@ -99,8 +99,8 @@ impl Level {
     /// The level whose cells are no larger than a pixel (`px_t` clocks × `px_a`
     /// bytes), and no thinner than a quarter clock.
     fn fitting(chart: &Chart, lane: usize, px_t: f64, px_a: f64) -> Level {
-        let horizon = chart.horizon.max(1) as f64;
-        let extent = chart.lanes[lane].extent.max(1) as f64;
+        let horizon = chart.horizon().max(1) as f64;
+        let extent = chart.lanes()[lane].extent.max(1) as f64;
         let max_lt = level(4.0 * horizon / TILE as f64, 40);
         let lt = level(horizon / TILE as f64 / px_t, max_lt);
         let la = level(extent / TILE as f64 / px_a, MAX_ADDRESS_LEVEL);
@@ -377,13 +377,13 @@ impl Occupancy {
         let (per_t, per_a) = (1.0 / ct, 1.0 / ca);
         let span = (j_hi - j_lo) as usize * TILE;
         let mut visited = 0;
-        for k in chart.lod_index.visible(&chart.parts, t0, t1) {
+        for k in chart.lod_index().visible(chart.parts(), t0, t1) {
             visited += 1;
-            let q = &chart.parts[k];
+            let q = &chart.parts()[k];
             if q.lane != lv.lane || q.a1 as f64 <= a_lo || q.a0 as f64 >= a_hi {
                 continue;
             }
-            let v = chart.lod_index.tile_value(k);
+            let v = chart.lod_index().tile_value(k);
             // Cell ranges in the column (time) and in the rows' span (address), edges
             // rounded to the nearest cell as exact frames round them to pixels; a part
             // always covers at least one cell, as a pixel always shows a tiny plane.

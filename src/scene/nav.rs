@@ -29,8 +29,8 @@ impl Dir {
 
 /// Centre of a part as fractions of the horizon and of its lane's extent.
 fn centre(chart: &Chart, q: &Part) -> (f64, f64) {
-    let h = chart.horizon.max(1) as f64;
-    let e = chart.lanes.get(q.lane).map_or(1, |l| l.extent.max(1)) as f64;
+    let h = chart.horizon().max(1) as f64;
+    let e = chart.lanes().get(q.lane).map_or(1, |l| l.extent.max(1)) as f64;
     (
         (f64::from(q.t0) + q.t1 as f64) / 2.0 / h,
         (q.a0 as f64 + q.a1 as f64) / 2.0 / e,
@@ -46,7 +46,7 @@ pub fn neighbour(chart: &Chart, from: usize, dir: Dir) -> Option<usize> {
     let (ct, ca) = centre(chart, cur);
     let mut best: Option<(f64, usize)> = None;
     for q in chart
-        .parts
+        .parts()
         .iter()
         .filter(|q| q.lane == cur.lane && q.plane != from)
     {
@@ -71,9 +71,9 @@ pub fn neighbour(chart: &Chart, from: usize, dir: Dir) -> Option<usize> {
 /// The plane that reaches the highest address of the lane with the largest peak:
 /// the one the peak line touches.
 pub fn peak_plane(chart: &Chart) -> Option<usize> {
-    let lane = (0..chart.lanes.len()).max_by_key(|&i| chart.lanes[i].peak)?;
+    let lane = (0..chart.lanes().len()).max_by_key(|&i| chart.lanes()[i].peak)?;
     chart
-        .parts
+        .parts()
         .iter()
         .filter(|q| q.lane == lane)
         .max_by(|a, b| a.a1.cmp(&b.a1).then(b.t0.cmp(&a.t0)))

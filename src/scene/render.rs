@@ -176,7 +176,7 @@ impl Renderer {
             p.text(title, layout.plot_x, view.title_band / 2.0, st);
         }
         let xticks = clock_ticks(view.t0, view.t1, (layout.plot_w / 70.0).max(2.0) as usize);
-        for lane in 0..chart.lanes.len() {
+        for lane in 0..chart.lanes().len() {
             let c = LaneCtx::new(chart, view, opts, &layout, lane);
             c.draw(&xticks, &mut self.occupancy, p, &mut frame);
         }
@@ -303,7 +303,7 @@ impl<'a> LaneCtx<'a> {
         let mut batch_fill: Option<Fill> = None;
         let mut outlines: Vec<Rect> = Vec::new();
         let limit = self.opts.exact_limit.unwrap_or(EXACT_LIMIT);
-        let aggregate = chart.lod_index.estimate(&chart.parts, view.t0, view.t1) > limit;
+        let aggregate = chart.lod_index().estimate(chart.parts(), view.t0, view.t1) > limit;
         if aggregate {
             raster = vec![0; cols * rows];
             colors = palette::NODES.to_vec();
@@ -314,8 +314,11 @@ impl<'a> LaneCtx<'a> {
             total.parts_visited += s.parts_visited;
             total.pending += s.pending;
         }
-        let visible = chart.lod_index.visible(&chart.parts, view.t0, view.t1);
-        for q in visible.take_while(|_| !aggregate).map(|k| &chart.parts[k]) {
+        let visible = chart.lod_index().visible(chart.parts(), view.t0, view.t1);
+        for q in visible
+            .take_while(|_| !aggregate)
+            .map(|k| &chart.parts()[k])
+        {
             if q.lane != lane {
                 continue;
             }
@@ -473,11 +476,11 @@ impl<'a> LaneCtx<'a> {
             };
         let flagged = emphasis(
             &mut chart
-                .report
+                .report()
                 .problems
                 .iter()
                 .flat_map(|pr| pr.planes.iter().copied()),
-            &|i| chart.flagged.get(i).copied().unwrap_or(false),
+            &|i| chart.flagged(i),
         );
         if !flagged.is_empty() {
             p.stroke_rects(
@@ -531,7 +534,7 @@ impl<'a> LaneCtx<'a> {
             b,
             ..
         } = *self;
-        let info = &chart.lanes[lane];
+        let info = &chart.lanes()[lane];
         let line = |a: Bytes, role, dash, p: &mut dyn Painter| {
             hline(l, view, lane, a as f64, self.color(role), dash, p)
         };
@@ -637,11 +640,11 @@ impl<'a> LaneCtx<'a> {
             l.address_at(view, lane, r.bottom()),
             l.address_at(view, lane, r.y),
         );
-        let mut visible = chart.lod_index.visible(&chart.parts, t0, t1);
+        let mut visible = chart.lod_index().visible(chart.parts(), t0, t1);
         let mut checked = 0;
         visible.any(|k| {
             checked += 1;
-            let q = &chart.parts[k];
+            let q = &chart.parts()[k];
             let under = q.lane == lane && f64::from(q.t0) < t1 && (q.a0 as f64) < a1;
             checked > SPOT_CHECKS || (under && (q.a1 as f64) > a0)
         })
@@ -669,15 +672,41 @@ impl<'a> LaneCtx<'a> {
             p.text(&label, b.chart.x - 6.0, y, style(axis, 10.0, Align::Right));
         }
         if chart.titled() {
-            let info = &chart.lanes[lane];
-            let title = format!("{} — peak {}", info.name, axis::bytes_short(info.peak));
+            let info = &chart.lanes()[lane];
             let st = TextStyle {
                 bold: true,
                 ..style(axis, 11.0, Align::Left)
             };
+            let peak = format!(" — peak {}", axis::bytes_short(info.peak));
+            let title = lane_title(p, &info.name, &peak, b.chart.w, st);
             p.text(&title, b.chart.x, b.chart.y - TITLE_ABOVE, st);
         }
     }
+}
+
+/// A lane's title within `width`: its name, cut at the end with `…` when the whole
+/// does not fit, then `peak` whole (the figure is what a narrow screen must keep: a
+/// phone cut "— peak 576.1…" off at the edge).
+fn lane_title<P: Painter + ?Sized>(
+    p: &mut P,
+    name: &str,
+    peak: &str,
+    width: f64,
+    st: TextStyle,
+) -> String {
+    let whole = format!("{name}{peak}");
+    if p.text_width(&whole, st.size, st.bold) <= width {
+        return whole;
+    }
+    let chars: Vec<char> = name.chars().collect();
+    for keep in (1..chars.len()).rev() {
+        let t: String = chars[..keep].iter().chain(['…'].iter()).collect();
+        let t = format!("{}{peak}", t.trim_end());
+        if p.text_width(&t, st.size, st.bold) <= width {
+            return t;
+        }
+    }
+    peak.trim_start_matches(" — ").to_owned()
 }
 
 /// The translucent patch under a reference label: the text's box (`x` its right end,
@@ -737,8 +766,8 @@ fn part_rect(l: &PixelLayout, view: &View, lane: usize, q: &Part, clip: &Rect) -
 }
 
 fn plane_fill(chart: &Chart, plane: usize) -> Fill {
-    let p = &chart.plan.planes[plane];
-    let pattern = if chart.producer.get(plane).copied().unwrap_or(false) {
+    let p = &chart.plan().planes[plane];
+    let pattern = if chart.producer(plane) {
         Pattern::Hatch
     } else if p.is_striped() {
         Pattern::Stripes
@@ -876,7 +905,7 @@ impl LaneCtx<'_> {
         order.sort_by(|a, b| (b.rect.w * b.rect.h).total_cmp(&(a.rect.w * a.rect.h)));
         // Placed boxes bucketed by 64-px column, to keep the overlap test short.
         let mut buckets: BTreeMap<i64, Vec<Rect>> = BTreeMap::new();
-        let mut placed_planes: Vec<bool> = vec![false; chart.plan.planes.len()];
+        let mut placed_planes: Vec<bool> = vec![false; chart.plan().planes.len()];
         for d in order {
             if frame.labels.len() >= MAX_LABELS {
                 break;
@@ -884,7 +913,7 @@ impl LaneCtx<'_> {
             if placed_planes[d.plane] {
                 continue;
             }
-            let covered = l.x_of(view, chart.covered_from[d.plane] as f64);
+            let covered = l.x_of(view, chart.covered_from(d.plane) as f64);
             let x0 = d.rect.x.max(clip.x);
             let x1 = d.rect.right().min(clip.right()).min(covered);
             let y0 = d.rect.y.max(clip.y);
@@ -933,7 +962,7 @@ impl LaneCtx<'_> {
             b,
             ..
         } = *self;
-        let info = &chart.lanes[lane];
+        let info = &chart.lanes()[lane];
         let s = b.strip;
         let solid = |role| Fill {
             color: self.color(role),
@@ -955,7 +984,7 @@ impl LaneCtx<'_> {
             let to = info
                 .live
                 .get(k + 1)
-                .map_or(chart.horizon as f64, |r| f64::from(r.0));
+                .map_or(chart.horizon() as f64, |r| f64::from(r.0));
             let (x0, x1) = (l.x_of(view, f64::from(from)), l.x_of(view, to));
             if x1 <= s.x || x0 >= s.right() || bytes == 0 {
                 continue;

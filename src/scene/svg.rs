@@ -229,7 +229,7 @@ pub fn to_svg(chart: &Chart, view: &View, opts: &Options) -> (String, Frame) {
     let frame = render(chart, view, opts, &mut svg);
     svg.close_clip();
     for d in &frame.drawn {
-        let size = chart.plan.planes.get(d.plane).map_or(0, |p| p.size);
+        let size = chart.plan().planes.get(d.plane).map_or(0, |p| p.size);
         let _ = writeln!(
             svg.body,
             "<rect class=\"name\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" \

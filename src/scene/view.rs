@@ -46,7 +46,7 @@ impl View {
             height,
             dpr: if dpr > 0.0 { dpr } else { 1.0 },
             t0: 0.0,
-            t1: chart.horizon as f64,
+            t1: chart.horizon() as f64,
             y0: 0.0,
             y1: FIT_TOP,
             title_band: 0.0,
@@ -57,7 +57,7 @@ impl View {
     pub fn zoom_time(&mut self, chart: &Chart, x: f64, factor: f64) {
         let l = PixelLayout::new(chart, self);
         let t = l.clock_at(self, x);
-        let span = ((self.t1 - self.t0) / factor).clamp(0.5, chart.horizon as f64 * 4.0);
+        let span = ((self.t1 - self.t0) / factor).clamp(0.5, chart.horizon() as f64 * 4.0);
         let k = (t - self.t0) / (self.t1 - self.t0);
         self.t0 = t - k * span;
         self.t1 = self.t0 + span;
@@ -145,7 +145,7 @@ pub struct PixelLayout {
 
 impl PixelLayout {
     pub fn new(chart: &Chart, view: &View) -> PixelLayout {
-        let n = chart.lanes.len().max(1);
+        let n = chart.lanes().len().max(1);
         let plot_x = LEFT;
         let plot_w = (view.width - LEFT - RIGHT).max(10.0);
         let top = view.title_band + if chart.titled() { TITLED_TOP } else { TOP };
@@ -178,7 +178,7 @@ impl PixelLayout {
             plot_w,
             lanes,
             axis_y,
-            extents: chart.lanes.iter().map(|l| l.extent as f64).collect(),
+            extents: chart.lanes().iter().map(|l| l.extent as f64).collect(),
         }
     }
 

@@ -1,5 +1,5 @@
 //! The compare view: two opened plans drawn on two stacked canvases with one shared
-//! view (same clocks, same bytes per pixel; [`scene::compare::share_scale`]), and the
+//! view (same clocks, same bytes per pixel; [`scene::compare::on_one_scale`]), and the
 //! matched-buffer table of [`scene::compare::compare`]. Pan and zoom on either canvas
 //! move both. Changed and unmatched buffers are outlined on both charts, so the
 //! savings show where they are; a table row selects its buffer in both.
@@ -75,32 +75,32 @@ impl CompareView {
                 .map(|i| viewer.files[i].chart.clone())
                 .ok_or_else(|| JsValue::from_str(&format!("no opened file {id}")))
         };
-        let (mut ca, mut cb) = (chart(a)?, chart(b)?);
+        let (ca, mut cb) = (chart(a)?, chart(b)?);
         let comparison = compare::compare(&ca, &cb, MAX_ROWS);
         let mut aligned = false;
         if align {
             // Drawn on A's clocks. The comparison above and the findings are B's as it
             // is: squeezing clocks could make spaces that follow each other overlap.
-            let plan = scene::align::align_to(&ca.plan, &cb.plan);
-            aligned = plan.steps != cb.plan.steps;
+            let plan = scene::align::align_to(ca.plan(), cb.plan());
+            aligned = plan.steps != cb.plan().steps;
             let stats = crate::stats::stats(&plan);
-            cb = Chart::with(plan, stats, cb.report.clone());
+            cb = Chart::with(plan, stats, cb.report().clone());
         }
         // A buffer has one colour in both charts: B's planes take their pair's node in
         // A; B's own (unpaired) take keys past A's nodes.
         let mut keys: Vec<usize> = cb
-            .plan
+            .plan()
             .planes
             .iter()
-            .map(|p| p.node + ca.plan.steps.len())
+            .map(|p| p.node + ca.plan().steps.len())
             .collect();
         for &(i, j) in &comparison.pairs {
-            if let (Some(k), Some(p)) = (keys.get_mut(j), ca.plan.planes.get(i)) {
+            if let (Some(k), Some(p)) = (keys.get_mut(j), ca.plan().planes.get(i)) {
                 *k = p.node;
             }
         }
-        cb.colors = Some(keys);
-        compare::share_scale(&mut ca, &mut cb);
+        let cb = cb.recolored(|j| keys[j]);
+        let (ca, cb) = compare::on_one_scale(ca, cb);
         let view = View::fit(&ca, 300.0, 150.0, 1.0);
         Ok(CompareView {
             halves: [
@@ -168,10 +168,10 @@ impl CompareView {
             .find_map(|(w, p)| Some((w, self.halves[w].chart.parts_of(p?).next().copied()?)));
         if let Some((w, q)) = shown {
             let chart = &self.halves[w].chart;
-            let e = chart.lanes[q.lane].extent as f64;
+            let e = chart.lanes()[q.lane].extent as f64;
             let t = (f64::from(q.t0), q.t1 as f64);
             let f = (q.a0 as f64 / e, q.a1 as f64 / e);
-            self.view.reveal(chart.horizon as f64, FIT_TOP, t, f);
+            self.view.reveal(chart.horizon() as f64, FIT_TOP, t, f);
         }
     }
 
@@ -231,8 +231,25 @@ impl CompareView {
         to_js(&self.comparison)
     }
 
+    /// The indices of the summary's rows sorted by column `column` of
+    /// [`compare_columns`] on its values, blanks last (`Comparison::order`).
+    pub fn order(&self, column: usize, descending: bool) -> Vec<u32> {
+        self.comparison
+            .order(column, descending)
+            .into_iter()
+            .map(|i| i as u32)
+            .collect()
+    }
+
     /// What canvas `which` drew last (`scene::Frame`), for tests.
     pub fn frame(&self, which: usize) -> JsValue {
         to_js(&self.halves[which.min(1)].frame)
     }
+}
+
+/// The headers of the compare view's change table (`scene::compare::COLUMNS`); each
+/// row's `cells` follow them.
+#[wasm_bindgen]
+pub fn compare_columns() -> Vec<String> {
+    compare::COLUMNS.iter().map(|c| (*c).to_owned()).collect()
 }

@@ -196,14 +196,14 @@ impl Viewer {
         #[cfg(feature = "lite")]
         return match format {
             "memplan" | "json" => Ok(crate::formats::memplan_json::write(
-                &crate::formats::Document::of_plan(f.chart.plan.clone()),
+                &crate::formats::Document::of_plan(f.chart.plan().clone()),
             )),
             _ => Err(JsValue::from_str(&format!(
                 "{format}: not written by the page's first module (pkg-lite)"
             ))),
         };
         #[cfg(not(feature = "lite"))]
-        export_text(&f.name, f.chart.plan.clone(), format)
+        export_text(&f.name, f.chart.plan().clone(), format)
     }
 
     /// The current file's plan as wire bytes ([`crate::formats::wire`], with its stats
@@ -214,7 +214,7 @@ impl Viewer {
             .and_then(|i| self.files.get(i))
             .map(|f| {
                 let c = &f.chart;
-                crate::formats::wire::encode(&c.plan, &c.stats, &c.report)
+                crate::formats::wire::encode(c.plan(), c.stats(), c.report())
             })
             .unwrap_or_default()
     }

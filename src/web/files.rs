@@ -189,7 +189,7 @@ impl Viewer {
     /// (a planned copy of the root, or a file as opened). Returns the file's id.
     pub(super) fn place(&mut self, job: &PlanJob, mut chart: Chart, report: JsValue) -> u32 {
         if let Some(c) = capacity(&report) {
-            chart.set_capacity(0, c);
+            chart = chart.with_capacity(0, c);
         }
         let revision = self.fresh_id();
         let strategy = job.strategy.as_str();

@@ -213,9 +213,9 @@ impl Viewer {
             return JsValue::NULL;
         };
         if let Some(q) = f.chart.parts_of(i).next().copied() {
-            let e = f.chart.lanes[q.lane].extent as f64;
+            let e = f.chart.lanes()[q.lane].extent as f64;
             f.view.reveal(
-                f.chart.horizon as f64,
+                f.chart.horizon() as f64,
                 scene::view::FIT_TOP,
                 (f64::from(q.t0), q.t1 as f64),
                 (q.a0 as f64 / e, q.a1 as f64 / e),

@@ -84,7 +84,7 @@ impl Viewer {
     pub fn plane_count(&self) -> usize {
         self.current
             .and_then(|i| self.files.get(i))
-            .map_or(0, |f| f.chart.plan.planes.len())
+            .map_or(0, |f| f.chart.plan().planes.len())
     }
 
     /// Number of steps of the current file (a buffer list has one per clock, which can
@@ -92,7 +92,7 @@ impl Viewer {
     pub fn step_count(&self) -> usize {
         self.current
             .and_then(|i| self.files.get(i))
-            .map_or(0, |f| f.chart.plan.steps.len())
+            .map_or(0, |f| f.chart.plan().steps.len())
     }
 
     /// Moves the selection with an arrow key (`ArrowLeft`…), starting from the peak
@@ -130,7 +130,7 @@ impl Viewer {
             .current
             .and_then(|i| self.files.get(i))
             .map(|f| {
-                (0..f.chart.plan.planes.len().min(limit))
+                (0..f.chart.plan().planes.len().min(limit))
                     .filter_map(|p| info::plane_info(&f.chart, p))
                     .collect()
             })
@@ -203,5 +203,5 @@ pub fn export_formats() -> JsValue {
 /// dropped folder instead of failing on them. None for anything else.
 #[wasm_bindgen]
 pub fn not_a_plan(name: &str, bytes: &[u8]) -> Option<String> {
-    crate::formats::siblings::not_a_plan(name, bytes).map(String::from)
+    crate::formats::siblings::not_a_plan(name, bytes).map(std::borrow::Cow::into_owned)
 }

@@ -39,6 +39,15 @@ struct Step {
     elapsed_ms: u64,
 }
 
+/// [`Planner::own`]'s answer.
+#[derive(serde::Serialize)]
+struct Own {
+    framework: &'static str,
+    total: Option<&'static str>,
+    live_peak: Option<String>,
+    live_peak_clock: Option<u64>,
+}
+
 impl Planner {
     /// Keeps `plan`'s report; its wire bytes with stats and checker report (the
     /// costly part of showing a big plan).
@@ -62,6 +71,28 @@ impl Planner {
         let schedule = self.session.document().schedule.as_ref();
         schedule.map_or_else(Vec::new, |s| {
             s.sized_by_model().iter().map(|n| n.name.clone()).collect()
+        })
+    }
+
+    /// What the framework that wrote the file says of its plan
+    /// ([`crate::formats::OwnFigures`]), for the page's figures: its own peak of live
+    /// bytes, and its name for the total when the last plan is the file's own (a
+    /// re-placed plan's total is memplan's). Null when the file says nothing.
+    pub fn own(&self) -> JsValue {
+        let Some(own) = &self.session.document().own else {
+            return JsValue::NULL;
+        };
+        let as_loaded = self
+            .report
+            .as_ref()
+            .is_some_and(|r| r.strategy == crate::planning::AS_LOADED);
+        to_js(&Own {
+            framework: own.framework,
+            total: as_loaded.then_some(own.total),
+            live_peak: own
+                .live_peak
+                .map(|(_, bytes)| crate::scene::axis::bytes_long(bytes)),
+            live_peak_clock: own.live_peak.map(|(clock, _)| clock),
         })
     }
 

@@ -83,6 +83,12 @@ test('the ONNX module is not fetched until a model is opened', async () => {
   await dropServed(p, 'resnet18');
   await h.waitForFiles(p, n + 1);
   assert.ok(p.requests.some((r) => r.includes('pkg-onnx/memplan_bg.wasm')));
+  // The conversion runs in the ONNX module's worker, not on the page's main thread:
+  // the main thread's own resource timeline never fetched the module's wasm (Chromium
+  // lists a module worker's script imports there too, so the .js is not the test).
+  const mainThread = await p.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  assert.ok(!mainThread.some((r) => r.includes('pkg-onnx/memplan_bg.wasm')), 'the ONNX wasm ran on the main thread');
+  assert.ok(mainThread.some((r) => r.endsWith('/onnx-worker.js')), 'the ONNX worker started');
   assert.deepEqual(h.outside(p, env.url), []);
   assert.deepEqual(p.consoleErrors, []);
   await p.close();

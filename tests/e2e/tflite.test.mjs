@@ -108,10 +108,14 @@ test('a damaged .tflite and print_allocations() output say what they are', async
   };
   const cut = fs.readFileSync(path.join(h.root, 'tests/data/bad/truncated.tflite'));
   assert.match(await errorNaming('truncated.tflite', cut), /byte 52: Model\.operator_codes points past the end of the file/);
+  // A valid file without a plan: a neutral notice, not the error box.
   const allocations = fs.readFileSync(path.join(dir, 'dag6.allocations.txt'));
-  const text = await errorNaming('dag6.allocations.txt', allocations);
+  await h.drop(p, [['dag6.allocations.txt', allocations]]);
+  await p.waitForFunction(() => document.getElementById('notice').textContent.includes('dag6.allocations.txt'));
+  const text = await p.textContent('#notice');
   assert.match(text, /print_allocations\(\) output, a summary: arena total 105680 B, head 101376 B, tail 4304 B/);
   assert.match(text, /open the model's \.tflite/);
+  assert.equal(await p.isHidden('#error'), true);
   assert.deepEqual(p.consoleErrors, []);
   await p.close();
 });
