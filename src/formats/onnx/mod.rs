@@ -17,6 +17,7 @@
 mod graph;
 mod ops;
 mod proto;
+mod window;
 
 use crate::schedule::{Consumer, Input, Node, Output, Port, Schedule};
 use crate::{Error, Result};
