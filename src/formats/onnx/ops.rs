@@ -91,6 +91,7 @@ pub const OPS: &[(&str, &str)] = &[
     ("Cos", "Cos"),
     ("Cosh", "Cosh"),
     ("DepthToSpace", "DepthToSpace"),
+    ("DequantizeLinear", "Dequantizer"),
     ("Div", "Div"),
     ("Dropout", "Dropout"),
     ("Equal", "Equal"),
@@ -106,6 +107,8 @@ pub const OPS: &[(&str, &str)] = &[
     ("GlobalAveragePool", "GlobalAveragePooling"),
     ("Greater", "Greater"),
     ("GreaterOrEqual", "GreaterOrEqual"),
+    ("GridSample", "GridSample"),
+    ("GRU", "GRU_ONNX"),
     ("Hardmax", "Hardmax"),
     ("HardSigmoid", "HardSigmoid"),
     ("HardSwish", "HardSwish"),
@@ -118,6 +121,7 @@ pub const OPS: &[(&str, &str)] = &[
     ("Log", "Ln"),
     ("LogSoftmax", "LogSoftmax"),
     ("LRN", "LRN"),
+    ("LSTM", "LSTM_ONNX"),
     ("MatMul", "MatMul"),
     ("Max", "Max"),
     ("MaxPool", "MaxPooling2D"),
@@ -129,6 +133,7 @@ pub const OPS: &[(&str, &str)] = &[
     ("OneHot", "OneHot"),
     ("Pad", "Pad"),
     ("Pow", "Pow"),
+    ("QuantizeLinear", "Quantizer"),
     ("Range", "Range"),
     ("Reciprocal", "Reciprocal"),
     ("ReduceL1", "ReduceL1"),
@@ -448,6 +453,42 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
                 )
             })
         }
+        "GridSample" => {
+            let (v, grid) = two(inputs)?;
+            if v.dims.len() < 3 || grid.dims.len() != v.dims.len() {
+                return Err(format!(
+                    "its grid {:?} does not fit its input {:?}",
+                    grid.dims, v.dims
+                ));
+            }
+            let mut dims = v.dims[..2].to_vec();
+            dims.extend(&grid.dims[1..grid.dims.len() - 1]);
+            Ok(op(
+                "GridSample",
+                vec![Category::Data, Category::Param],
+                vec![Protect::All],
+                dims,
+            ))
+        }
+        "QuantizeLinear" | "DequantizeLinear" => {
+            // aidge_onnx folds the scale and zero point into Aidge's (De)Quantizer: their
+            // Producers are not in Aidge's graph.
+            let kind = if op_type == "QuantizeLinear" {
+                "Quantizer"
+            } else {
+                "Dequantizer"
+            };
+            let mut o = AidgeOp {
+                protect: vec![Protect::All],
+                ..unary(kind, x()?, Naming::Node)?
+            };
+            if kind == "Quantizer" {
+                // Its output has its zero point's type (uint8 when there is none).
+                o.outputs[0].1 = input(2).map_or(1, |z| z.element_bytes);
+            }
+            Ok(o)
+        }
+        "LSTM" | "GRU" => recurrent(op_type, attrs, x()?, inputs),
         "Conv" => window::conv(attrs, x()?, inputs),
         "ConvTranspose" => window::conv_transpose(attrs, x()?, inputs),
         "MaxPool" => window::pool(true, attrs, x()?),
@@ -913,6 +954,52 @@ fn matmul(a: &[u64], b: &[u64]) -> std::result::Result<Vec<u64>, String> {
         out.push(n);
     }
     Ok(out)
+}
+
+/// LSTM and GRU: aidge_onnx 0.10.1 makes a meta-operator of Pop, the cell and Stack for a
+/// forward one-layer cell and a GenericOperator otherwise; Aidge sizes neither (Pop and
+/// Stack have no CPU kernel, forward_dims fails), so the node is sized by ONNX's rule:
+/// `Y` is `[seq, directions, batch, hidden]` and `Y_h` (and LSTM's `Y_c`)
+/// `[directions, batch, hidden]`, batch first with `layout=1`.
+fn recurrent(op_type: &str, attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+    let d = &x.dims;
+    if d.len() != 3 {
+        return Err(format!("its input has dims {d:?}, expected 3"));
+    }
+    let hidden = attrs.int("hidden_size", 0);
+    if hidden < 1 {
+        return Err("its hidden_size is missing".into());
+    }
+    let dirs = if attrs.string("direction").as_deref() == Some("bidirectional") {
+        2
+    } else {
+        1
+    };
+    let h = hidden as u64;
+    let batch_first = attrs.int("layout", 0) != 0;
+    let (seq, batch) = if batch_first {
+        (d[1], d[0])
+    } else {
+        (d[0], d[1])
+    };
+    let (y, state) = if batch_first {
+        (vec![batch, seq, dirs, h], vec![batch, dirs, h])
+    } else {
+        (vec![seq, dirs, batch, h], vec![dirs, batch, h])
+    };
+    let n = if op_type == "LSTM" { 3 } else { 2 };
+    let mut outputs = vec![(y, 4)];
+    outputs.extend(std::iter::repeat((state, 4)).take(n - 1));
+    Ok(AidgeOp {
+        outputs,
+        sized_by_model: true,
+        ..op(
+            op_type,
+            vec![Category::Data; inputs.len()],
+            vec![Protect::All; inputs.len()],
+            Vec::new(),
+        )
+    })
 }
 
 /// Gemm becomes Aidge's FC when it is `x · Wᵀ + b` (transB=1, no transA, alpha =
