@@ -73,12 +73,18 @@ class AidgeFails(Exception):
 
 def aidge_schedule(onnx_path, dims):
     aidge_core.Log.set_console_level(aidge_core.Level.Fatal)
-    graph = aidge_onnx.load_onnx(str(onnx_path))
+    try:
+        graph = aidge_onnx.load_onnx(str(onnx_path))
+    except Exception as e:  # noqa: BLE001 (a converter's own assertion or error)
+        raise AidgeFails(f"aidge_onnx fails ({type(e).__name__}: {str(e).splitlines()[0][:90]})")
     generic = sorted({n.type() for n in graph.get_nodes()
                       if isinstance(n.get_operator(), aidge_core.GenericOperatorOp)})
     if generic:
         raise AidgeFails(f"aidge_onnx imports {', '.join(generic)} as GenericOperator")
-    graph.set_backend("cpu")
+    try:
+        graph.set_backend("cpu")
+    except RuntimeError as e:
+        raise AidgeFails(f"aidge_backend_cpu has no kernel ({str(e).splitlines()[0][-60:]})")
     graph.set_datatype(aidge_core.dtype.float32)
     try:
         ok = graph.forward_dims(dims, True)
@@ -215,9 +221,14 @@ def inflate(data):
 
 def check(name, tmp):
     gz, dims, cli_dims = MODELS[name]
-    name = name.replace("/", "-")
-    onnx_path = tmp / f"{name}.onnx"
     data = gzip.open(gz).read() if gz.suffix == ".gz" else gz.read_bytes()
+    return check_bytes(name.replace("/", "-"), data, dims, cli_dims, tmp)
+
+
+def check_bytes(name, data, dims, cli_dims, tmp):
+    """check() of a model given as bytes, with its input dims (None: the file's, and its
+    weight-free initializers filled with zeros for Aidge)."""
+    onnx_path = tmp / f"{name}.onnx"
     onnx_path.write_bytes(data)
     if dims is None:
         full, dims = inflate(data)

@@ -44,6 +44,9 @@ pub struct Value {
     pub values: Option<Vec<i64>>,
     /// The contents of a small float constant (Resize's scales).
     pub floats: Option<Vec<f32>>,
+    /// Bytes per element of a constant's ONNX type (QuantizeLinear's output takes its
+    /// zero point's); 4 for computed values.
+    pub element_bytes: u64,
 }
 
 /// aidge_onnx's `onnx_to_aidge_name`: `/`, `.` and `:` become `_`, one leading `_`
@@ -89,6 +92,17 @@ pub fn tensor_dims(t: &TensorProto) -> Option<Vec<u64>> {
 }
 
 /// Integer contents of a small integer tensor (INT64 = 7, INT32 = 6), raw or typed.
+/// Bytes per element of an ONNX element type: bool, (u)int8 → 1; (b)float16, (u)int16
+/// → 2; 64-bit → 8; else 4.
+pub fn element_bytes(elem_type: i32) -> u64 {
+    match elem_type {
+        2 | 3 | 9 => 1,
+        4 | 5 | 10 | 16 => 2,
+        7 | 11 | 13 => 8,
+        _ => 4,
+    }
+}
+
 pub fn tensor_ints(t: &TensorProto) -> Option<Vec<i64>> {
     const MAX: usize = 64;
     match t.data_type {

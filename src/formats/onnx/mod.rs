@@ -17,6 +17,7 @@
 mod graph;
 mod ops;
 mod proto;
+mod window;
 
 use crate::schedule::{Consumer, Input, Node, Output, Port, Schedule};
 use crate::{Error, Result};
@@ -157,13 +158,7 @@ fn file_shape(graph: &proto::GraphProto, name: &str) -> Option<(Vec<u64>, u64)> 
         .iter()
         .map(|d| d.dim_value.filter(|&x| x > 0).map(|x| x as u64))
         .collect::<Option<Vec<u64>>>()?;
-    // ONNX's element types: bool, (u)int8 → 1; (b)float16, (u)int16 → 2; 64-bit → 8.
-    let bytes = match t.elem_type.unwrap_or(1) {
-        2 | 3 | 9 => 1,
-        4 | 5 | 10 | 16 => 2,
-        7 | 11 | 13 => 8,
-        _ => 4,
-    };
+    let bytes = graph::element_bytes(t.elem_type.unwrap_or(1));
     Some((dims, bytes))
 }
 
@@ -227,6 +222,7 @@ impl<'g> Builder<'g> {
                 dims: d,
                 values: graph::tensor_ints(t),
                 floats: graph::tensor_floats(t),
+                element_bytes: graph::element_bytes(t.data_type.unwrap_or(1)),
             });
         }
         let mut inputs = Vec::new();
@@ -257,6 +253,7 @@ impl<'g> Builder<'g> {
                 dims: d,
                 values: None,
                 floats: None,
+                element_bytes: 4,
             });
         }
         let uses = graph::uses(graph).map_err(Error::whole)?;
@@ -330,6 +327,7 @@ impl<'g> Builder<'g> {
                     dims,
                     values: graph::tensor_ints(t),
                     floats: graph::tensor_floats(t),
+                    element_bytes: graph::element_bytes(t.data_type.unwrap_or(1)),
                 }]);
                 continue;
             }
@@ -366,6 +364,7 @@ impl<'g> Builder<'g> {
                     dims: d.clone(),
                     values: op.values.get(o).cloned().flatten(),
                     floats: None,
+                    element_bytes: 4,
                 })
                 .collect();
             self.ops.push(Some(op));
@@ -401,8 +400,10 @@ impl<'g> Builder<'g> {
         let mut used_init = vec![false; self.inits.len()];
         let mut used_node = vec![false; g.node.len()];
         let mut readers = vec![0usize; self.inputs.len()];
-        for row in &self.uses {
-            for d in row.iter().flatten() {
+        for (n, row) in self.uses.iter().enumerate() {
+            // An input past the Aidge op's own (Quantizer's folded scale) is not read.
+            let kept = self.ops[n].as_ref().map_or(row.len(), |op| op.inputs.len());
+            for d in row.iter().take(kept).flatten() {
                 match *d {
                     Def::Init(i) => used_init[i] = true,
                     Def::Node(m, _) => used_node[m] = true,

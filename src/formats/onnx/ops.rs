@@ -8,6 +8,7 @@
 //! refused, never guessed.
 
 use super::graph::{Attrs, Value};
+use super::window;
 
 /// Whether an ONNX input is a data input of the Aidge node (`Data`, `OptionalData`) or
 /// not (a parameter or an attribute input: `Param`, `Attr`, `OptionalAttr`).
@@ -75,17 +76,24 @@ pub const OPS: &[(&str, &str)] = &[
     ("Add", "Add"),
     ("And", "And"),
     ("ArgMax", "ArgMax"),
+    ("Asin", "Asin"),
     ("Atan", "Atan"),
     ("AveragePool", "AvgPooling2D"),
     ("BatchNormalization", "BatchNorm2D"),
+    ("BitShift", "GenericOperator"),
     ("Cast", "Cast"),
     ("Ceil", "Ceil"),
     ("Clip", "Clip"),
     ("Concat", "Concat"),
     ("ConstantOfShape", "ConstantOfShape"),
     ("Conv", "Conv2D"),
+    ("ConvTranspose", "ConvTranspose2D"),
     ("Cos", "Cos"),
+    ("Cosh", "Cosh"),
+    ("DepthToSpace", "DepthToSpace"),
+    ("DequantizeLinear", "Dequantizer"),
     ("Div", "Div"),
+    ("Dropout", "Dropout"),
     ("Equal", "Equal"),
     ("Erf", "Erf"),
     ("Exp", "Exp"),
@@ -94,18 +102,26 @@ pub const OPS: &[(&str, &str)] = &[
     ("Floor", "Floor"),
     ("Gather", "Gather"),
     ("GatherElements", "GatherElements"),
+    ("GatherND", "GatherND"),
     ("Gemm", "FC"),
     ("GlobalAveragePool", "GlobalAveragePooling"),
     ("Greater", "Greater"),
     ("GreaterOrEqual", "GreaterOrEqual"),
+    ("GridSample", "GridSample"),
+    ("GRU", "GRU_ONNX"),
+    ("Hardmax", "Hardmax"),
     ("HardSigmoid", "HardSigmoid"),
     ("HardSwish", "HardSwish"),
     ("Identity", "Identity"),
+    ("InstanceNormalization", "InstanceNorm"),
     ("LayerNormalization", "LayerNorm"),
     ("LeakyRelu", "LeakyReLU"),
     ("Less", "Less"),
     ("LessOrEqual", "LessOrEqual"),
     ("Log", "Ln"),
+    ("LogSoftmax", "LogSoftmax"),
+    ("LRN", "LRN"),
+    ("LSTM", "LSTM_ONNX"),
     ("MatMul", "MatMul"),
     ("Max", "Max"),
     ("MaxPool", "MaxPooling2D"),
@@ -114,10 +130,14 @@ pub const OPS: &[(&str, &str)] = &[
     ("Mul", "Mul"),
     ("Neg", "Neg"),
     ("Not", "Not"),
+    ("OneHot", "OneHot"),
     ("Pad", "Pad"),
     ("Pow", "Pow"),
+    ("QuantizeLinear", "Quantizer"),
     ("Range", "Range"),
     ("Reciprocal", "Reciprocal"),
+    ("ReduceL1", "ReduceL1"),
+    ("ReduceL2", "ReduceL2"),
     ("ReduceMax", "ReduceMax"),
     ("ReduceMean", "ReduceMean"),
     ("ReduceMin", "ReduceMin"),
@@ -126,9 +146,12 @@ pub const OPS: &[(&str, &str)] = &[
     ("Reshape", "Reshape"),
     ("Resize", "Resize"),
     ("Round", "Round"),
+    ("ScatterElements", "Scatter"),
     ("Shape", "Shape"),
     ("Sigmoid", "Sigmoid"),
     ("Sin", "Sin"),
+    ("Sinh", "Sinh"),
+    ("Size", "Size"),
     ("Slice", "Slice"),
     ("Softmax", "Softmax"),
     ("Softplus", "Softplus"),
@@ -137,9 +160,12 @@ pub const OPS: &[(&str, &str)] = &[
     ("Squeeze", "Squeeze"),
     ("Sub", "Sub"),
     ("Sum", "Sum"),
+    ("Tan", "Tan"),
     ("Tanh", "Tanh"),
     ("Tile", "Tile"),
+    ("TopK", "TopK"),
     ("Transpose", "Transpose"),
+    ("Trilu", "Trilu"),
     ("Unsqueeze", "Unsqueeze"),
     ("Where", "Where"),
 ];
@@ -172,9 +198,11 @@ fn elementwise_unary(op_type: &str) -> Option<&'static str> {
     matches!(
         op_type,
         "Abs"
+            | "Asin"
             | "Atan"
             | "Ceil"
             | "Cos"
+            | "Cosh"
             | "Erf"
             | "Exp"
             | "Floor"
@@ -182,6 +210,8 @@ fn elementwise_unary(op_type: &str) -> Option<&'static str> {
             | "HardSwish"
             | "LeakyRelu"
             | "Log"
+            | "LogSoftmax"
+            | "LRN"
             | "Neg"
             | "Not"
             | "Reciprocal"
@@ -189,9 +219,11 @@ fn elementwise_unary(op_type: &str) -> Option<&'static str> {
             | "Round"
             | "Sigmoid"
             | "Sin"
+            | "Sinh"
             | "Softmax"
             | "Softplus"
             | "Sqrt"
+            | "Tan"
             | "Tanh"
     )
     .then_some(kind)
@@ -288,9 +320,179 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
                 dims,
             ))
         }
-        "Conv" => conv(attrs, x()?, inputs),
-        "MaxPool" => pool("MaxPooling2D", attrs, x()?, true),
-        "AveragePool" => pool("AvgPooling2D", attrs, x()?, false),
+        "Hardmax" => Ok(AidgeOp {
+            protect: vec![Protect::All],
+            ..unary("Hardmax", x()?, Naming::Output)?
+        }),
+        "Dropout" => {
+            let mut o = unary("Dropout", x()?, Naming::Node)?;
+            o.inputs = vec![Category::Data, Category::Param, Category::Param];
+            o.inputs.truncate(inputs.len().max(1));
+            Ok(o)
+        }
+        "Trilu" => {
+            let mut o = unary("Trilu", x()?, Naming::Output)?;
+            o.inputs = vec![Category::Data, Category::Param];
+            o.inputs.truncate(inputs.len().max(1));
+            Ok(o)
+        }
+        "InstanceNormalization" => {
+            if inputs.len() != 3 {
+                return Err("it needs its input, scale and bias".into());
+            }
+            let mut o = unary("InstanceNorm", x()?, Naming::Node)?;
+            o.inputs = vec![Category::Data, Category::Param, Category::Param];
+            Ok(o)
+        }
+        "DepthToSpace" => {
+            let d = x()?.dims.clone();
+            let b = attrs.int("blocksize", 0);
+            if d.len() != 4 || b < 1 || d[1] % (b * b) as u64 != 0 {
+                return Err(format!("blocksize {b} does not fit its input {d:?}"));
+            }
+            let b = b as u64;
+            Ok(op(
+                "DepthToSpace",
+                vec![Category::Data],
+                vec![Protect::All],
+                vec![d[0], d[1] / (b * b), d[2] * b, d[3] * b],
+            ))
+        }
+        "TopK" => {
+            let (v, k) = two(inputs)?;
+            let k = k
+                .values
+                .as_ref()
+                .and_then(|k| k.first().copied())
+                .ok_or("its k is not a constant")?;
+            let a = axis(attrs.int("axis", -1), v.dims.len())?;
+            let mut dims = v.dims.clone();
+            if k < 0 || k as u64 > dims[a] {
+                return Err(format!("k={k} does not fit its input {:?}", v.dims));
+            }
+            dims[a] = k as u64;
+            let mut o = op(
+                "TopK",
+                vec![Category::Data, Category::Param],
+                vec![Protect::All],
+                dims.clone(),
+            );
+            o.outputs.push((dims, 8));
+            o.naming = Naming::Output;
+            Ok(o)
+        }
+        "Size" => {
+            // Like Shape: its input is no data input of Aidge's node.
+            let n = elements(&x()?.dims);
+            let mut o = op("Size", vec![Category::Param], vec![], vec![1]);
+            o.outputs[0].1 = 8;
+            o.naming = Naming::Output;
+            o.values = vec![i64::try_from(n).ok().map(|n| vec![n])];
+            Ok(o)
+        }
+        "GatherND" => {
+            let (data, idx) = two(inputs)?;
+            let b = attrs.int("batch_dims", 0).max(0) as usize;
+            let last = *idx.dims.last().ok_or("its indices are a scalar")? as usize;
+            if b + last > data.dims.len() || b >= idx.dims.len() {
+                return Err(format!(
+                    "indices {:?} do not fit data {:?}",
+                    idx.dims, data.dims
+                ));
+            }
+            let mut dims = idx.dims[..idx.dims.len() - 1].to_vec();
+            dims.extend(&data.dims[b + last..]);
+            Ok(op(
+                "GatherND",
+                vec![Category::Data; 2],
+                vec![Protect::All; 2],
+                dims,
+            ))
+        }
+        "ScatterElements" => {
+            let v = x()?;
+            Ok(op(
+                "Scatter",
+                vec![Category::Data, Category::Param, Category::Data],
+                vec![Protect::None; 2],
+                v.dims.clone(),
+            ))
+        }
+        "OneHot" => {
+            let (idx, depth) = two(&inputs[..inputs.len().min(2)])?;
+            // ONNX allows any numeric depth (the node tests use a float).
+            let depth = depth
+                .values
+                .as_ref()
+                .and_then(|d| d.first().copied())
+                .or_else(|| depth.floats.as_ref()?.first().map(|&f| f as i64))
+                .filter(|&d| d > 0)
+                .ok_or("its depth is not a positive constant")?;
+            let r = idx.dims.len() + 1;
+            let a = axis(attrs.int("axis", -1), r)?;
+            let mut dims = idx.dims.clone();
+            dims.insert(a, depth as u64);
+            // Its indices, depth and values are all attribute inputs in Aidge.
+            let mut o = op("OneHot", vec![Category::Param; 3], vec![], dims);
+            o.inputs.truncate(inputs.len());
+            o.naming = Naming::Output;
+            Ok(o)
+        }
+        "BitShift" => {
+            // aidge_onnx 0.10.1's converter fails on every BitShift (it reads
+            // `BitShiftOp.direction`, which aidge_core does not bind): a GenericOperator
+            // Aidge cannot size, sized here by ONNX's broadcasting.
+            let (a, b) = two(inputs)?;
+            Ok(AidgeOp {
+                sized_by_model: true,
+                ..op(
+                    "BitShift",
+                    vec![Category::Data; 2],
+                    vec![Protect::All; 2],
+                    broadcast(&a.dims, &b.dims)?,
+                )
+            })
+        }
+        "GridSample" => {
+            let (v, grid) = two(inputs)?;
+            if v.dims.len() < 3 || grid.dims.len() != v.dims.len() {
+                return Err(format!(
+                    "its grid {:?} does not fit its input {:?}",
+                    grid.dims, v.dims
+                ));
+            }
+            let mut dims = v.dims[..2].to_vec();
+            dims.extend(&grid.dims[1..grid.dims.len() - 1]);
+            Ok(op(
+                "GridSample",
+                vec![Category::Data, Category::Param],
+                vec![Protect::All],
+                dims,
+            ))
+        }
+        "QuantizeLinear" | "DequantizeLinear" => {
+            // aidge_onnx folds the scale and zero point into Aidge's (De)Quantizer: their
+            // Producers are not in Aidge's graph.
+            let kind = if op_type == "QuantizeLinear" {
+                "Quantizer"
+            } else {
+                "Dequantizer"
+            };
+            let mut o = AidgeOp {
+                protect: vec![Protect::All],
+                ..unary(kind, x()?, Naming::Node)?
+            };
+            if kind == "Quantizer" {
+                // Its output has its zero point's type (uint8 when there is none).
+                o.outputs[0].1 = input(2).map_or(1, |z| z.element_bytes);
+            }
+            Ok(o)
+        }
+        "LSTM" | "GRU" => recurrent(op_type, attrs, x()?, inputs),
+        "Conv" => window::conv(attrs, x()?, inputs),
+        "ConvTranspose" => window::conv_transpose(attrs, x()?, inputs),
+        "MaxPool" => window::pool(true, attrs, x()?),
+        "AveragePool" => window::pool(false, attrs, x()?),
         "GlobalAveragePool" => {
             let d = rank4(x()?)?;
             Ok(op(
@@ -507,7 +709,7 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
         }
         "Slice" => slice(x()?, inputs),
         "Split" => split(attrs, x()?, inputs),
-        "ReduceMean" | "ReduceSum" | "ReduceMax" | "ReduceMin" => {
+        "ReduceMean" | "ReduceSum" | "ReduceMax" | "ReduceMin" | "ReduceL1" | "ReduceL2" => {
             let v = x()?;
             let axes = axes_of(attrs, input(1), "axes")?.unwrap_or_default();
             let keep = attrs.int("keepdims", 1) != 0;
@@ -643,7 +845,12 @@ pub fn elements(dims: &[u64]) -> u64 {
     dims.iter().fold(1u64, |a, &b| a.saturating_mul(b))
 }
 
-fn op(kind: &str, inputs: Vec<Category>, protect: Vec<Protect>, dims: Vec<u64>) -> AidgeOp {
+pub(super) fn op(
+    kind: &str,
+    inputs: Vec<Category>,
+    protect: Vec<Protect>,
+    dims: Vec<u64>,
+) -> AidgeOp {
     AidgeOp {
         kind: kind.to_string(),
         naming: Naming::Node,
@@ -749,166 +956,49 @@ fn matmul(a: &[u64], b: &[u64]) -> std::result::Result<Vec<u64>, String> {
     Ok(out)
 }
 
-/// The spatial attributes shared by Conv and the poolings: kernel, strides,
-/// dilations and ONNX pads `[top, left, bottom, right]`.
-struct Window {
-    kernel: [u64; 2],
-    strides: [u64; 2],
-    dilations: [u64; 2],
-    pads: [u64; 4],
-}
-
-fn window(attrs: &Attrs, kernel: Option<[u64; 2]>) -> std::result::Result<Window, String> {
-    let pair = |name: &str| -> std::result::Result<Option<[u64; 2]>, String> {
-        match attrs.ints(name) {
-            None => Ok(None),
-            Some([a, b]) if *a >= 1 && *b >= 1 => Ok(Some([*a as u64, *b as u64])),
-            Some(v) => Err(format!(
-                "{name} {v:?} is not two positive numbers (2-D only)"
-            )),
-        }
-    };
-    let kernel = match (pair("kernel_shape")?, kernel) {
-        (Some(k), _) | (None, Some(k)) => k,
-        (None, None) => return Err("kernel_shape is missing".into()),
-    };
-    let pads = match attrs.ints("pads") {
-        None => [0; 4],
-        Some(p) if p.len() == 4 && p.iter().all(|&v| v >= 0) => {
-            [p[0] as u64, p[1] as u64, p[2] as u64, p[3] as u64]
-        }
-        Some(p) => return Err(format!("pads {p:?} are not four non-negative numbers")),
-    };
-    match attrs.string("auto_pad").as_deref() {
-        None | Some("NOTSET") | Some("VALID") => {}
-        Some(other) => return Err(format!("auto_pad={other} is not supported")),
+/// LSTM and GRU: aidge_onnx 0.10.1 makes a meta-operator of Pop, the cell and Stack for a
+/// forward one-layer cell and a GenericOperator otherwise; Aidge sizes neither (Pop and
+/// Stack have no CPU kernel, forward_dims fails), so the node is sized by ONNX's rule:
+/// `Y` is `[seq, directions, batch, hidden]` and `Y_h` (and LSTM's `Y_c`)
+/// `[directions, batch, hidden]`, batch first with `layout=1`.
+fn recurrent(op_type: &str, attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+    let d = &x.dims;
+    if d.len() != 3 {
+        return Err(format!("its input has dims {d:?}, expected 3"));
     }
-    Ok(Window {
-        kernel,
-        strides: pair("strides")?.unwrap_or([1, 1]),
-        dilations: pair("dilations")?.unwrap_or([1, 1]),
-        pads,
-    })
-}
-
-impl Window {
-    fn padded(&self) -> bool {
-        self.pads.iter().any(|&p| p != 0)
+    let hidden = attrs.int("hidden_size", 0);
+    if hidden < 1 {
+        return Err("its hidden_size is missing".into());
     }
-
-    /// Output height and width of an input of `h` x `w`.
-    fn out(&self, h: u64, w: u64, ceil: bool) -> std::result::Result<[u64; 2], String> {
-        let one = |i: usize, size: u64| {
-            let span = self.dilations[i]
-                .saturating_mul(self.kernel[i] - 1)
-                .saturating_add(1);
-            let full = size
-                .saturating_add(self.pads[i])
-                .saturating_add(self.pads[i + 2]);
-            if full < span {
-                return Err(format!(
-                    "the window is larger than its padded input ({full})"
-                ));
-            }
-            let steps = full - span;
-            let s = self.strides[i];
-            Ok(if ceil { steps.div_ceil(s) } else { steps / s } + 1)
-        };
-        Ok([one(0, h)?, one(1, w)?])
-    }
-
-    /// Elements the inner Pad of a padded meta-operator adds to an NCHW input.
-    fn padding(&self, d: &[u64]) -> u64 {
-        let h = d[2]
-            .saturating_add(self.pads[0])
-            .saturating_add(self.pads[2]);
-        let w = d[3]
-            .saturating_add(self.pads[1])
-            .saturating_add(self.pads[3]);
-        elements(&[d[0], d[1], h, w]).saturating_sub(elements(d))
-    }
-}
-
-fn conv(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
-    let d = rank4(x)?;
-    let w = inputs
-        .get(1)
-        .copied()
-        .flatten()
-        .ok_or("its weight input is missing")?;
-    if w.dims.len() != 4 {
-        return Err(format!("its weight has dims {:?}, expected 4", w.dims));
-    }
-    let win = window(attrs, Some([w.dims[2], w.dims[3]]))?;
-    let group = attrs.int("group", 1);
-    let [h, wd] = win.out(d[2], d[3], false)?;
-    let base = if group == 1 {
-        "Conv2D"
-    } else if w.dims[1] == 1 {
-        "ConvDepthWise2D"
+    let dirs = if attrs.string("direction").as_deref() == Some("bidirectional") {
+        2
     } else {
-        // A grouped convolution that is not depth-wise: Aidge 0.10.1 imports it as a
-        // GenericOperator (every input a data input) it cannot size; ONNX's shape rule
-        // sizes it.
-        let n = inputs.len();
-        return Ok(AidgeOp {
-            sized_by_model: true,
-            ..op(
-                "Conv",
-                vec![Category::Data; n],
-                vec![Protect::All; n],
-                vec![d[0], w.dims[0], h, wd],
-            )
-        });
+        1
     };
-    let (kind, protect) = if win.padded() {
-        (format!("Padded{base}"), Protect::Padding(win.padding(d)))
+    let h = hidden as u64;
+    let batch_first = attrs.int("layout", 0) != 0;
+    let (seq, batch) = if batch_first {
+        (d[1], d[0])
     } else {
-        (base.to_string(), Protect::None)
+        (d[0], d[1])
     };
-    let mut cats = vec![Category::Data, Category::Param, Category::Param];
-    cats.truncate(inputs.len());
+    let (y, state) = if batch_first {
+        (vec![batch, seq, dirs, h], vec![batch, dirs, h])
+    } else {
+        (vec![seq, dirs, batch, h], vec![dirs, batch, h])
+    };
+    let n = if op_type == "LSTM" { 3 } else { 2 };
+    let mut outputs = vec![(y, 4)];
+    outputs.extend(std::iter::repeat((state, 4)).take(n - 1));
     Ok(AidgeOp {
-        kind,
-        naming: Naming::Node,
-        inputs: cats,
-        values: Vec::new(),
-        sized_by_model: false,
-        protect: vec![protect],
-        outputs: vec![(vec![d[0], w.dims[0], h, wd], 4)],
-    })
-}
-
-/// MaxPool and AveragePool. Aidge's MaxPooling2D has a second output, the argmax
-/// indices (int64), that its padded meta-operator does not expose.
-fn pool(base: &str, attrs: &Attrs, x: &Value, max: bool) -> OpResult {
-    let d = rank4(x)?;
-    let win = window(attrs, None)?;
-    let [h, w] = win.out(d[2], d[3], attrs.int("ceil_mode", 0) != 0)?;
-    let dims = vec![d[0], d[1], h, w];
-    let (kind, protect, outputs) = if win.padded() {
-        (
-            format!("Padded{base}"),
-            Protect::Padding(win.padding(d)),
-            vec![(dims, 4)],
-        )
-    } else if max {
-        (
-            base.to_string(),
-            Protect::None,
-            vec![(dims.clone(), 4), (dims, 8)],
-        )
-    } else {
-        (base.to_string(), Protect::None, vec![(dims, 4)])
-    };
-    Ok(AidgeOp {
-        kind,
-        naming: Naming::Node,
-        inputs: vec![Category::Data],
-        values: Vec::new(),
-        sized_by_model: false,
-        protect: vec![protect],
         outputs,
+        sized_by_model: true,
+        ..op(
+            op_type,
+            vec![Category::Data; inputs.len()],
+            vec![Protect::All; inputs.len()],
+            Vec::new(),
+        )
     })
 }
 
@@ -1260,22 +1350,5 @@ mod tests {
             matmul(&[1, 16, 128], &[128, 512]).unwrap(),
             vec![1, 16, 512]
         );
-        let win = Window {
-            kernel: [3, 3],
-            strides: [2, 2],
-            dilations: [1, 1],
-            pads: [1; 4],
-        };
-        assert_eq!(win.out(112, 112, false).unwrap(), [56, 56]);
-        assert_eq!(
-            win.padding(&[1, 64, 112, 112]),
-            64 * (114 * 114 - 112 * 112)
-        );
-        let ceil = Window {
-            pads: [0; 4],
-            ..win
-        };
-        assert_eq!(ceil.out(111, 111, true).unwrap(), [55, 55]);
-        assert_eq!(ceil.out(54, 54, true).unwrap(), [27, 27]);
     }
 }
