@@ -425,9 +425,8 @@ mod strategy_step {
             // `best` never ends above the plan it started from (an Aidge log of
             // wrap-around + optimize can be below any placement of its spaces).
             let peak = |p: &Plan| stats::stats(p).peak;
-            let keep = s == Strategy::Best
-                && peak(plan) < peak(&placed)
-                && check::check(plan).is_valid();
+            let keep =
+                s == Strategy::Best && peak(plan) < peak(&placed) && check::check(plan).is_valid();
             return Ok(if keep { plan.clone() } else { placed });
         };
         configs::replan_schedule(plan, schedule, opts, s, budget)
