@@ -14,6 +14,7 @@
 //! not know are refused by name ([`ops::KNOWN`]); so are models whose weights live in
 //! external files.
 
+mod aidge_op;
 mod graph;
 mod ops;
 mod proto;

@@ -6,8 +6,8 @@
 //! GenericOperator that Aidge cannot size, and memplan sizes the node by ONNX's rule,
 //! marked as sized from the model.
 
+use super::aidge_op::{elements, op, AidgeOp, Category, OpResult, Protect};
 use super::graph::{Attrs, Value};
-use super::ops::{elements, op, AidgeOp, Category, OpResult, Protect};
 
 /// The classes aidge_core 0.10.1 has (`dir(aidge_core)`) and aidge_backend_cpu has a
 /// kernel for: a name outside the list is a GenericOperator in Aidge, or (the 3-D
