@@ -2,7 +2,8 @@
 
 For every CNN of tests/data/bench/models (weight-free ONNX: float initializers get
 seeded random values here; a trailing Flatten is dropped, export-cpp has no kernel
-for it and it moves no byte), on one seeded random input:
+for it and it moves no byte) and, by default, the small fixture models `clean` and
+`maxpool` of tests/data/export/models.py, on one seeded random input:
 
 1. reference: the graph run by aidge_backend_cpu (float32, NCHW);
 2. default build: `aidge_core.export_utils.export(..., ExportConfig(target="host"))`
@@ -22,7 +23,14 @@ for it and it moves no byte), on one seeded random input:
    --export`) on each generated folder: memplan's build must have exactly the
    default build's findings by kind and node type (moving buffers adds no defect
    and hides none; node numbers are left out, see `node_type`), and the corrupted build must have an `overwritten` or
-   `input_overlap` finding the default build has not.
+   `input_overlap` finding the default build has not;
+6. the outputs independent of arena garbage (tests/parity/arena_poison.py): each build
+   of 2 and 3 also runs twice with its arenas and each output's bytes filled with
+   0xA5, then 0x5A, before the kernels write them. The runs must agree with the
+   checker: no output may change where it is clean, only outputs of flagged nodes
+   where it flags some (MaxPool's never-written indices), a model output whose node
+   it says reads unwritten bytes must change, and the first output holding garbage
+   must be one the checker flags or names.
 
 Builds use g++ directly (-O2); object files of the generated sources are cached by
 content, so the weights (the bulk of the compile time) compile once per model.
@@ -57,6 +65,9 @@ import tempfile
 import numpy as np
 import onnx
 from onnx import numpy_helper
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import arena_poison  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MODELS_DIR = ROOT / "tests" / "data" / "bench" / "models"
@@ -165,7 +176,23 @@ def harness_main(folder, counts):
     body = "".join(f"    {t}* {n} = nullptr;\n" for t, n in decls)
     writes = "".join(f"    fwrite({n}, sizeof({t}), {c}, stdout);\n"
                      for (t, n), c in zip(decls, counts))
-    return f"{includes}\nint main()\n{{\n{body}    {call}\n{writes}    return 0;\n}}\n"
+    # then twice more with the arenas poisoned, every output (indices too) as text on
+    # stderr (tests/parity/arena_poison.py)
+    macros = {}
+    for h in (folder / "dnn" / "include" / "layers").glob("*.h"):
+        macros.update(re.findall(r"#define (\w+) (\d+)\s*$", h.read_text(), re.M))
+
+    def elements(var):
+        n = 1
+        for k in ("NB_OUTPUTS", "OUT_HEIGHT", "OUT_WIDTH"):
+            n *= int(macros.get(f"{var.upper()}_{k}", 1))
+        return n
+
+    dumps = [f'    memplan_dump(stderr, "{n}", {n}, {elements(n)} * sizeof({t}));\n'
+             for t, n in decls]
+    poisoned = arena_poison.poisoned_calls(call, dumps, "stderr")
+    return (f"{includes}\n{arena_poison.DECLS}{arena_poison.dump_function()}\nint main()\n{{\n"
+            f"{body}    {call}\n{writes}{poisoned}    return 0;\n}}\n")
 
 
 FLOAT_ARRAY = re.compile(
@@ -197,11 +224,16 @@ def float_array_asm(src, blob):
             '\t.section .note.GNU-stack,"",@progbits\n')
 
 
-def build_and_run(folder, counts, cache):
+def build_and_run(folder, counts, cache, poison=None):
     """Compiles the export in `folder` with g++ (objects cached by content) and
-    returns what its harness main writes."""
+    returns what its harness main writes. forward.cpp is compiled as
+    `arena_poison.instrumented_forward` gives it (the same code, plus per-layer hashes
+    and an arena fill); `poison`, a dict, receives the verdict of the two poisoned runs."""
     (folder / "harness.cpp").write_text(harness_main(folder, counts))
-    sources = [p for p in folder.rglob("*.cpp") if p.name != "main.cpp"]
+    forward = folder / "dnn" / "src" / "forward.cpp"
+    instrumented, traced = arena_poison.instrumented_forward(forward.read_text())
+    (forward.parent / "memplan_poison.cpp").write_text(instrumented)
+    sources = [p for p in folder.rglob("*.cpp") if p.name not in ("main.cpp", "forward.cpp")]
     includes = ["-I", str(folder / "dnn"), "-I", str(folder / "dnn" / "include"), "-I", str(folder)]
     # A parameter file includes only its own declaration; anything else may include
     # the layer headers, which hold the memory plan: hash those with it.
@@ -233,7 +265,10 @@ def build_and_run(folder, counts, cache):
         list(pool.map(compile_one, todo))
     exe = folder / "run"
     subprocess.run(CXX + objects + ["-o", str(exe)], check=True)
-    return subprocess.run([str(exe)], capture_output=True, check=True).stdout
+    run = subprocess.run([str(exe)], capture_output=True, check=True)
+    if poison is not None:
+        poison.update(arena_poison.verdict(run.stderr.decode(), traced))
+    return run.stdout
 
 
 MACRO = re.compile(r"^#define (\w+_OUTPUT_\d+_MEM_[A-Z_]+) (\S+)$", re.M)
@@ -331,7 +366,8 @@ def run_model(name, size, strategy, tmp, cache):
     row = {"model": name, "size": size}
 
     aidge_mem = export(onnx_path, x, tmp / f"{name}-aidge")
-    default = build_and_run(tmp / f"{name}-aidge", counts, cache)
+    poison_default, poison_ours = {}, {}
+    default = build_and_run(tmp / f"{name}-aidge", counts, cache, poison_default)
     got = np.frombuffer(default, dtype=np.float32)
     want = np.concatenate(ref)
     err = float(np.max(np.abs(got - want)) / max(float(np.max(np.abs(want))), 1e-30))
@@ -339,9 +375,14 @@ def run_model(name, size, strategy, tmp, cache):
     from memplan.aidge import check_export
     default_findings = check_export(tmp / f"{name}-aidge")
     row["findings"] = summary(default_findings)
+    row["poison_default"] = poison_default
     if not err <= 1e-4:
         row["fail"] = (f"the default export-cpp build disagrees with aidge_backend_cpu "
                        f"(max |diff| / max |ref| = {err:.3g}): not used as a reference")
+        return row
+    garbage = arena_poison.disagreements(poison_default, default_findings, True)
+    if garbage:
+        row["fail"] = "default build: " + "; ".join(garbage)
         return row
 
     with patch_export(strategy=strategy, check=False):
@@ -360,10 +401,13 @@ def run_model(name, size, strategy, tmp, cache):
     if macro_diff:
         row["fail"] = f"memplan convert --format export-cpp: {macro_diff}"
         return row
-    ours = build_and_run(tmp / f"{name}-memplan", counts, cache)
+    ours = build_and_run(tmp / f"{name}-memplan", counts, cache, poison_ours)
     row.update(memplan=ours_mem, peak=int(report["peak"]), bound=int(report["lower_bound"]),
-               identical=ours == default)
-    if ours != default:
+               identical=ours == default, poison_memplan=poison_ours)
+    garbage = arena_poison.disagreements(poison_ours, ours_findings, True)
+    if garbage:
+        row["fail"] = "memplan's build: " + "; ".join(garbage)
+    elif ours != default:
         row["fail"] = "memplan's build computes different outputs"
     elif ours_mem != int(report["peak"]):
         row["fail"] = f"mem_0 is {ours_mem} B, memplan reports a peak of {report['peak']} B"
@@ -402,7 +446,9 @@ def run_model(name, size, strategy, tmp, cache):
 
 def main(argv):
     ap = argparse.ArgumentParser()
-    ap.add_argument("models", nargs="*", default=MODELS)
+    # the two small fixture models: seconds, and the poisoned runs must find the
+    # never-written MaxPool indices of `maxpool` (and nothing in `clean`)
+    ap.add_argument("models", nargs="*", default=MODELS + ["small:clean", "small:maxpool"])
     ap.add_argument("--size", type=int, default=64, help="input height and width")
     ap.add_argument("--strategy", default="best")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
@@ -434,8 +480,9 @@ def main(argv):
     if a.markdown:
         print("\n| model | input | Aidge `mem_0` (B) | memplan `mem_0` (B) | lower bound (B) | saved |"
               " outputs vs Aidge's build | default build vs aidge_backend_cpu |"
-              " export checker (default = memplan build) | corrupted plan |")
-        print("|---|---|---:|---:|---:|---:|---|---|---|---|")
+              " export checker (default = memplan build) | corrupted plan |"
+              " outputs independent of arena garbage (default; memplan) |")
+        print("|---|---|---:|---:|---:|---:|---|---|---|---|---|")
         for r in rows:
             if "memplan" not in r:
                 continue
@@ -446,7 +493,9 @@ def main(argv):
                   f" max rel. diff {r['default_vs_backend']:.1e} |"
                   f" {'; '.join(r['findings']) or 'clean'} |"
                   f" {len(r.get('corrupt_findings', []))} findings, outputs "
-                  f"{'differ' if r.get('corrupt_changes') else 'same'} |")
+                  f"{'differ' if r.get('corrupt_changes') else 'same'} |"
+                  f" {arena_poison.cell(r['poison_default'])};"
+                  f" {arena_poison.cell(r['poison_memplan'])} |")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 
