@@ -251,7 +251,12 @@ def disagreements(poison, findings, only_flagged_outputs=False):
 
 def cell(poison):
     """The verdict as a table cell."""
-    if poison["independent"]:
+    if poison["independent"] and not poison["layers_changed"]:
         return "yes"
-    return (f"no: {', '.join(f'`{o}`' for o in poison['outputs_changed'])} change, first "
-            f"layer `{poison['first_layer']}`")
+    changed = poison["outputs_changed"]
+    names = (", ".join(f"`{o}`" for o in changed) if len(changed) <= 3
+             else f"{len(changed)} of {len(poison['outputs'])} outputs")
+    if not changed:
+        return (f"outputs yes, but {len(poison['layers_changed'])} of "
+                f"{poison['layers_traced']} layer outputs change, first `{poison['first_layer']}`")
+    return f"no: {names} change, first layer `{poison['first_layer']}`"
