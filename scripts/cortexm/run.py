@@ -5,8 +5,9 @@ torchvision 0.20.1's model with its own seeded random initialisation, exported b
 torch venv in $TORCH_PYTHON — or small:NAME from tests/data/export/models.py):
 
 0. `unshare_initializers` (one copy of a shared initializer per consumer: same
-   values) and `reducemean_as_global_pool` (MnasNet's head), which Aidge's int8 flow
-   needs on real CNNs (each says why; neither changes what the model computes);
+   values), `reducemean_as_global_pool` (MnasNet's head) and `relu6_as_relu_difference`
+   (MobileNet-v2), which Aidge's int8 flow needs on real CNNs (each says why; none
+   changes what the model computes);
 1. int8 quantization as `aidge_core.export_utils.export` does it for dtype="int8"
    (`quantized_graph`: its steps in its order — meta-operators expanded,
    aidge-quantization's PTQ `quantize_graph` on 4 seeded random calibration inputs in
@@ -129,6 +130,48 @@ def reducemean_as_global_pool(path):
             del node.attribute[:]
             n += 1
     if n:
+        onnx.save(m, path)
+    return n
+
+
+def relu6_as_relu_difference(path):
+    """Rewrites each ReLU6 (`Clip(x, 0, 6)`) as `ReLU(x) - ReLU(x - 6)`; returns how many.
+
+    aidge-quantization 0.10.1 refuses Clip ("node type Clip is not supported",
+    `quantizability_report`: "[?] Clip"), and Aidge has no ReLU6 operator; ReLU and Sub
+    it quantizes. The two are equal for every x (x < 0: 0 - 0; 0 ≤ x ≤ 6: x - 0;
+    x > 6: x - (x - 6)), so the float model computes the same. MobileNet-v2 then
+    quantizes and exports, but its build stops: the constant 6 is quantized to int32,
+    the activation to int8, and export-cpp's `elemwise_forward` takes one input type
+    (docs/benchmarks.md); kept as the reproducer of that."""
+    import onnx
+    from onnx import helper, numpy_helper
+    m = onnx.load(path)
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    for node in m.graph.node:  # torch.onnx.export gives the bounds as Constant nodes
+        if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+            inits[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
+
+    def bound(node, k):
+        if len(node.input) > k and node.input[k] in inits:
+            return float(inits[node.input[k]])
+        return None
+
+    nodes, n = [], 0
+    for node in m.graph.node:
+        if node.op_type == "Clip" and bound(node, 1) == 0.0 and bound(node, 2) == 6.0:
+            n += 1
+            x, y = node.input[0], node.output[0]
+            nodes += [helper.make_node("Relu", [x], [f"{y}_relu"]),
+                      helper.make_node("Sub", [x, "relu6_six"], [f"{y}_minus6"]),
+                      helper.make_node("Relu", [f"{y}_minus6"], [f"{y}_relu_minus6"]),
+                      helper.make_node("Sub", [f"{y}_relu", f"{y}_relu_minus6"], [y])]
+        else:
+            nodes.append(node)
+    if n:
+        m.graph.initializer.append(numpy_helper.from_array(np.array(6.0, np.float32), "relu6_six"))
+        del m.graph.node[:]
+        m.graph.node.extend(nodes)
         onnx.save(m, path)
     return n
 
@@ -352,8 +395,10 @@ def run_model(name, size, tmp):
         torchvision_onnx(name[12:], size, onnx_path)
     else:
         E.prepared_onnx(name, onnx_path)
-    row["shared_initializers_copied"] = unshare_initializers(onnx_path)
     row["reducemean_as_global_pool"] = reducemean_as_global_pool(onnx_path)
+    row["relu6_as_relu_difference"] = relu6_as_relu_difference(onnx_path)
+    # last: the edits above may add a shared constant (`relu6_six`)
+    row["shared_initializers_copied"] = unshare_initializers(onnx_path)
     if name.startswith("small:"):
         size = onnx.load(onnx_path).graph.input[0].type.tensor_type.shape.dim[2].dim_value
     row["size"] = size
