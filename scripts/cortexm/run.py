@@ -553,6 +553,13 @@ def packed_copy(folder):
     return copy, len(new)
 
 
+def flagged_cell(names):
+    """Outputs of flagged nodes that differ, as a table cell."""
+    if len(names) <= 3:
+        return ", ".join(f"`{k}` (flagged)" for k in names)
+    return f"{len(names)} outputs of flagged nodes"
+
+
 def reference_cell(v):
     """A comparison with the CPU backend as a table cell."""
     if "error" in v and "registrar key" in v["error"]:
@@ -622,7 +629,7 @@ def markdown(rows):
         fnd = r["default_findings"]
         print(f"| {r['model']} | {r['size']}×{r['size']} | {r['default_mem'].get('mem_0', 0):,} |"
               f" {r['memplan_mem'].get('mem_0', 0):,} |"
-              f" {'bit-identical' if r['all_outputs_identical'] else ('identical but for ' + ', '.join(f'`{k}` (flagged)' for k in r['differ_flagged'])) if r['identical'] else 'differ (both read arena garbage); strides packed: bit-identical' if r.get('packed_identical') else 'DIFFERENT'} | `{r['output_sha256']}` |"
+              f" {'bit-identical' if r['all_outputs_identical'] else ('identical but for ' + flagged_cell(r['differ_flagged'])) if r['identical'] else 'differ (both read arena garbage); strides packed: bit-identical' if r.get('packed_identical') else 'DIFFERENT'} | `{r['output_sha256']}` |"
               f" {r['distinct_output_values']} | {reference_cell(r['vs_reference'])} |"
               f" {reference_cell(r['packed_vs_reference'])} ({r['strides_packed']} strides) |"
               f" {'clean' if not fnd else f'{len(fnd)} findings'} (memplan build: "
