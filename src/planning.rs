@@ -381,7 +381,7 @@ fn place_list(
     budget: &Budget,
 ) -> Result<strategies::Placement> {
     match strategy {
-        None => strategies::place_default(list),
+        None => strategy_step::place_default(list),
         Some(s) => strategy_step::place(list, s, budget),
     }
 }
@@ -399,11 +399,17 @@ fn move_spaces(
 }
 
 /// The strategies themselves. The page's first wasm module (feature `lite`) plans
-/// only as loaded; these steps are left out of it so it links none of the strategies
-/// but `place_default`.
+/// only as loaded, and never a list without offsets (its `Planner::read` leaves such
+/// a list to the whole crate's module): these steps are left out of it so it links
+/// none of the strategies, `place_default` included (a ninth of the module: each
+/// greedy order is a sort of its own).
 #[cfg(not(feature = "lite"))]
 mod strategy_step {
     use super::*;
+
+    pub(super) fn place_default(list: &BufferList) -> Result<strategies::Placement> {
+        strategies::place_default(list)
+    }
 
     pub(super) fn place(
         list: &BufferList,
@@ -437,8 +443,12 @@ mod strategy_step {
 mod strategy_step {
     use super::*;
 
-    fn absent(s: Strategy) -> Error {
+    fn absent(s: impl std::fmt::Display) -> Error {
         Error::whole(format!("{s}: not in the page's first module (pkg-lite)"))
+    }
+
+    pub(super) fn place_default(_: &BufferList) -> Result<strategies::Placement> {
+        Err(absent("a buffer list without offsets"))
     }
 
     pub(super) fn place(_: &BufferList, s: Strategy, _: &Budget) -> Result<strategies::Placement> {
