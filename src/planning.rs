@@ -91,6 +91,10 @@ pub struct Request {
     pub driver: Option<DriverOptions>,
     /// Time the search may take (per memory component), and its progress callback.
     pub budget: Budget,
+    /// The option the user typed that asked for `driver` (the CLI's first driver flag,
+    /// `--wrap`, `--driver`…), which [`Refusal::DriverOnPlan`] names with the CLI's
+    /// `--from plan`; `None` (a face without such flags) says "driver options".
+    pub driver_flag: Option<&'static str>,
 }
 
 impl Request {
@@ -162,8 +166,8 @@ impl Route {
 /// Why a request cannot be planned on a document ([`route`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
-    /// Driver options with `from: Plan`.
-    DriverOnPlan,
+    /// Driver options with `from: Plan`: the flag that asked for them, if typed.
+    DriverOnPlan(Option<&'static str>),
     /// `from: Schedule` (or driver options) on a document without a schedule.
     NoSchedule,
     /// `from: Plan` on a document that holds only a schedule.
@@ -175,7 +179,12 @@ pub enum Refusal {
 impl Refusal {
     fn error(self, what: Format) -> Error {
         Error::whole(match self {
-            Refusal::DriverOnPlan => "driver options apply to schedules, not to a plan".into(),
+            Refusal::DriverOnPlan(Some(flag)) => {
+                format!("{flag} applies to schedules, not to --from plan")
+            }
+            Refusal::DriverOnPlan(None) => {
+                "driver options apply to schedules, not to a plan".into()
+            }
             Refusal::NoSchedule => format!("no schedule to plan from: this file holds {what}"),
             Refusal::NoPlan => format!("no plan to start from: this file holds {what}"),
             Refusal::Nothing => "the document holds neither a plan, a schedule nor buffers".into(),
@@ -190,7 +199,7 @@ impl Refusal {
 pub fn route(holds: Holds, request: &Request) -> std::result::Result<Route, Refusal> {
     let strategy = request.strategy;
     let from = match (request.from, &request.driver) {
-        (Some(Source::Plan), Some(_)) => return Err(Refusal::DriverOnPlan),
+        (Some(Source::Plan), Some(_)) => return Err(Refusal::DriverOnPlan(request.driver_flag)),
         (None, Some(_)) => Some(Source::Schedule),
         (from, _) => from,
     };
@@ -654,8 +663,14 @@ mod tests {
     #[test]
     fn precedence_driver_options_contradict_a_plan() {
         for holds in [PLAN, EXPORT, Holds::Schedule, LIST] {
-            let r = route(holds, &req(None, Some(Source::Plan), true));
-            assert_eq!(r, Err(Refusal::DriverOnPlan));
+            let mut asked = req(None, Some(Source::Plan), true);
+            assert_eq!(route(holds, &asked), Err(Refusal::DriverOnPlan(None)));
+            // The flag the user typed is the one the refusal names.
+            asked.driver_flag = Some("--wrap");
+            let refusal = route(holds, &asked).unwrap_err();
+            assert_eq!(refusal, Refusal::DriverOnPlan(Some("--wrap")));
+            let message = refusal.error(Format::Memplan).message;
+            assert_eq!(message, "--wrap applies to schedules, not to --from plan");
         }
     }
 
@@ -694,7 +709,7 @@ mod tests {
         ] {
             let got = route(Holds::Nothing, &r);
             assert!(
-                matches!(got, Err(Refusal::Nothing | Refusal::DriverOnPlan)),
+                matches!(got, Err(Refusal::Nothing | Refusal::DriverOnPlan(_))),
                 "{got:?}"
             );
         }

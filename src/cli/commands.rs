@@ -246,10 +246,6 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag));
-    if let (Some(Source::Plan), Some(flag)) = (a.from, driver_flag) {
-        let msg = format!("{flag} applies to schedules, not to --from plan");
-        return Err(Error::whole(msg));
-    }
     let driver = match driver_flag {
         None => None,
         Some(_) => Some(driver_options(&a, &doc)?),
@@ -265,6 +261,8 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
         Source::Schedule => planning::Source::Schedule,
     });
     request.driver = driver;
+    // `route` refuses driver options with `--from plan`, naming the flag typed.
+    request.driver_flag = driver_flag;
     let is_model = doc.format == formats::Format::Tflite;
     let mut session = Session::of(&name, doc);
     let (plan, report) = session.plan(&request)?;
