@@ -538,6 +538,49 @@ impl Export {
     }
 }
 
+/// What a command writes to its output file: decided once, by [`Output::of`], for
+/// `memplan plan` and `memplan convert` alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// A text export ([`write`]).
+    Text(Export),
+    /// The `.tflite` model read, with the plan as its offline plan ([`tflite::with_plan`]).
+    Tflite,
+}
+
+impl Output {
+    /// The format of output `file_name`: `--format` when given, else the name's
+    /// ending ([`Export::from_file_name`], or `.tflite`); stdout (`-`) without
+    /// `--format` gets memplan JSON. A name no writer matches is refused, saying which
+    /// endings and formats there are, rather than given a format it does not name.
+    pub fn of(file_name: &str, format: Option<&str>) -> Result<Output> {
+        if let Some(f) = format {
+            return Export::from_name(f).map(Output::Text).ok_or_else(|| {
+                Error::whole(format!(
+                    "unknown --format `{f}`: expected one of {}",
+                    Export::names()
+                ))
+            });
+        }
+        if file_name == "-" {
+            return Ok(Output::Text(Export::Memplan));
+        }
+        if file_name.to_ascii_lowercase().ends_with(".tflite") {
+            return Ok(Output::Tflite);
+        }
+        Export::from_file_name(file_name)
+            .map(Output::Text)
+            .ok_or_else(|| {
+                Error::whole(format!(
+                    "cannot tell the output format from the name: use .json, .txt, .log, .csv, \
+                     .h, .meminfo.json, .meminfo.h, .tflite (from a .tflite) or --format ({})",
+                    Export::names()
+                ))
+                .in_file(file_name)
+            })
+    }
+}
+
 /// Writes a document in a format; formats that need a plan get `plan(doc)` (the
 /// caller's resolution, `planning::resolve`), which is not called for the others.
 pub fn write(
