@@ -43,7 +43,7 @@ struct Step {
 #[derive(serde::Serialize)]
 struct Own {
     framework: &'static str,
-    total: Option<&'static str>,
+    total: Option<String>,
     live_peak: Option<String>,
     live_peak_clock: Option<u64>,
 }
@@ -88,7 +88,7 @@ impl Planner {
             .is_some_and(|r| r.strategy == crate::planning::AS_LOADED);
         to_js(&Own {
             framework: own.framework,
-            total: as_loaded.then_some(own.total),
+            total: as_loaded.then(|| own.total.clone()),
             live_peak: own
                 .live_peak
                 .map(|(_, bytes)| crate::scene::axis::bytes_long(bytes)),
