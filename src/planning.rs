@@ -91,6 +91,10 @@ pub struct Request {
     pub driver: Option<DriverOptions>,
     /// Time the search may take (per memory component), and its progress callback.
     pub budget: Budget,
+    /// The option the user typed that asked for `driver` (the CLI's first driver flag,
+    /// `--wrap`, `--driver`…), which [`Refusal::DriverOnPlan`] names with the CLI's
+    /// `--from plan`; `None` (a face without such flags) says "driver options".
+    pub driver_flag: Option<&'static str>,
 }
 
 impl Request {
@@ -162,8 +166,8 @@ impl Route {
 /// Why a request cannot be planned on a document ([`route`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
-    /// Driver options with `from: Plan`.
-    DriverOnPlan,
+    /// Driver options with `from: Plan`: the flag that asked for them, if typed.
+    DriverOnPlan(Option<&'static str>),
     /// `from: Schedule` (or driver options) on a document without a schedule.
     NoSchedule,
     /// `from: Plan` on a document that holds only a schedule.
@@ -175,7 +179,12 @@ pub enum Refusal {
 impl Refusal {
     fn error(self, what: Format) -> Error {
         Error::whole(match self {
-            Refusal::DriverOnPlan => "driver options apply to schedules, not to a plan".into(),
+            Refusal::DriverOnPlan(Some(flag)) => {
+                format!("{flag} applies to schedules, not to --from plan")
+            }
+            Refusal::DriverOnPlan(None) => {
+                "driver options apply to schedules, not to a plan".into()
+            }
             Refusal::NoSchedule => format!("no schedule to plan from: this file holds {what}"),
             Refusal::NoPlan => format!("no plan to start from: this file holds {what}"),
             Refusal::Nothing => "the document holds neither a plan, a schedule nor buffers".into(),
@@ -190,7 +199,7 @@ impl Refusal {
 pub fn route(holds: Holds, request: &Request) -> std::result::Result<Route, Refusal> {
     let strategy = request.strategy;
     let from = match (request.from, &request.driver) {
-        (Some(Source::Plan), Some(_)) => return Err(Refusal::DriverOnPlan),
+        (Some(Source::Plan), Some(_)) => return Err(Refusal::DriverOnPlan(request.driver_flag)),
         (None, Some(_)) => Some(Source::Schedule),
         (from, _) => from,
     };
@@ -381,7 +390,7 @@ fn place_list(
     budget: &Budget,
 ) -> Result<strategies::Placement> {
     match strategy {
-        None => strategies::place_default(list),
+        None => strategy_step::place_default(list),
         Some(s) => strategy_step::place(list, s, budget),
     }
 }
@@ -399,11 +408,17 @@ fn move_spaces(
 }
 
 /// The strategies themselves. The page's first wasm module (feature `lite`) plans
-/// only as loaded; these steps are left out of it so it links none of the strategies
-/// but `place_default`.
+/// only as loaded, and never a list without offsets (its `Planner::read` leaves such
+/// a list to the whole crate's module): these steps are left out of it so it links
+/// none of the strategies, `place_default` included (a ninth of the module: each
+/// greedy order is a sort of its own).
 #[cfg(not(feature = "lite"))]
 mod strategy_step {
     use super::*;
+
+    pub(super) fn place_default(list: &BufferList) -> Result<strategies::Placement> {
+        strategies::place_default(list)
+    }
 
     pub(super) fn place(
         list: &BufferList,
@@ -437,8 +452,12 @@ mod strategy_step {
 mod strategy_step {
     use super::*;
 
-    fn absent(s: Strategy) -> Error {
+    fn absent(s: impl std::fmt::Display) -> Error {
         Error::whole(format!("{s}: not in the page's first module (pkg-lite)"))
+    }
+
+    pub(super) fn place_default(_: &BufferList) -> Result<strategies::Placement> {
+        Err(absent("a buffer list without offsets"))
     }
 
     pub(super) fn place(_: &BufferList, s: Strategy, _: &Budget) -> Result<strategies::Placement> {
@@ -644,8 +663,14 @@ mod tests {
     #[test]
     fn precedence_driver_options_contradict_a_plan() {
         for holds in [PLAN, EXPORT, Holds::Schedule, LIST] {
-            let r = route(holds, &req(None, Some(Source::Plan), true));
-            assert_eq!(r, Err(Refusal::DriverOnPlan));
+            let mut asked = req(None, Some(Source::Plan), true);
+            assert_eq!(route(holds, &asked), Err(Refusal::DriverOnPlan(None)));
+            // The flag the user typed is the one the refusal names.
+            asked.driver_flag = Some("--wrap");
+            let refusal = route(holds, &asked).unwrap_err();
+            assert_eq!(refusal, Refusal::DriverOnPlan(Some("--wrap")));
+            let message = refusal.error(Format::Memplan).message;
+            assert_eq!(message, "--wrap applies to schedules, not to --from plan");
         }
     }
 
@@ -684,7 +709,7 @@ mod tests {
         ] {
             let got = route(Holds::Nothing, &r);
             assert!(
-                matches!(got, Err(Refusal::Nothing | Refusal::DriverOnPlan)),
+                matches!(got, Err(Refusal::Nothing | Refusal::DriverOnPlan(_))),
                 "{got:?}"
             );
         }

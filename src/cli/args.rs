@@ -99,8 +99,9 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
     pub file: PathBuf,
-    /// Output file (`-` for stdout); its extension picks the format: .json, .txt/.log,
-    /// .csv, .h/.hpp, .meminfo.json, .meminfo.h (export-cpp).
+    /// Output file (`-` for stdout: memplan JSON unless --format); its extension picks
+    /// the format: .json, .txt/.log, .csv, .h/.hpp, .meminfo.json, .meminfo.h
+    /// (export-cpp), .tflite (a .tflite input with its plan as its offline plan).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Force the output format.
@@ -200,9 +201,14 @@ pub struct PlanArgs {
     /// page's default).
     #[arg(long, default_value_t = 2000)]
     pub budget: u64,
-    /// Output memplan JSON (`-` for stdout).
+    /// Output file (`-` for stdout: memplan JSON); its extension picks the format, as
+    /// for `convert`: .json, .txt/.log, .csv, .h/.hpp, .meminfo.json, .meminfo.h,
+    /// .tflite (a .tflite input with the plan as its offline plan).
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Force the output format.
+    #[arg(long, value_parser = format_parser())]
+    pub format: Option<String>,
 }
 
 /// `--strategy`'s choices with their help, from [`planning::choices`] (the one list

@@ -4,7 +4,7 @@
 use super::args::{CheckArgs, ConvertArgs, Dims, DriverName, PlanArgs, Source, StatsArgs};
 use super::{components, INVALID, OK};
 use crate::drivers::{Driver, DriverOptions};
-use crate::formats::{self, Document, Export};
+use crate::formats::{self, Document, Output};
 use crate::manager::OptimizeStrategy;
 use crate::model::Plan;
 use crate::planning::{self, Request, Session};
@@ -179,29 +179,24 @@ fn check_export(dir: &std::path::Path, json: bool) -> Result<u8> {
 }
 
 pub(super) fn convert(a: ConvertArgs) -> Result<u8> {
-    let out = display(&a.output);
-    let export = match &a.format {
-        Some(f) => Export::from_name(f).ok_or_else(|| {
-            Error::whole(format!("unknown --format `{f}`: expected one of {}", Export::names()))
-        })?,
-        None => Export::from_file_name(&out).ok_or_else(|| {
-            Error::whole(format!(
-                "cannot tell the output format from the name: use .json, .txt, .csv, .h, .meminfo.json, .meminfo.h or --format ({})",
-                Export::names()
-            ))
-            .in_file(&out)
-        })?,
-    };
+    let output = Output::of(&display(&a.output), a.format.as_deref())?;
     let doc = read(&a.file, &a.dims)?;
-    let text = planning::export(&doc, export).map_err(|e| {
-        if e.file.is_some() {
-            e
-        } else {
-            e.in_file(display(&a.file))
+    let in_input = |e: Error| match e.file {
+        Some(_) => e,
+        None => e.in_file(display(&a.file)),
+    };
+    match output {
+        Output::Text(export) => {
+            let text = planning::export(&doc, export).map_err(in_input)?;
+            write_out(&a.output, &text)?;
+            Ok(OK)
         }
-    })?;
-    write_out(&a.output, &text)?;
-    Ok(OK)
+        Output::Tflite => {
+            let plan = resolve(&a.file, &doc)?;
+            let is_model = doc.format == formats::Format::Tflite;
+            write_tflite(&a.file, &a.output, is_model, &plan)
+        }
+    }
 }
 
 /// An ONNX model read with the symbolic dims given as `NAME=N`.
@@ -234,6 +229,8 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     if a.alignment == Some(0) {
         return Err(Error::whole("--alignment must be at least 1"));
     }
+    // Decided before planning, so that a name no writer matches costs no search.
+    let output = Output::of(&display(&a.output), a.format.as_deref())?;
     let doc = read(&a.file, &a.dims)?;
     let driver_flag = [
         (a.driver.is_some(), "--driver"),
@@ -246,10 +243,6 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag));
-    if let (Some(Source::Plan), Some(flag)) = (a.from, driver_flag) {
-        let msg = format!("{flag} applies to schedules, not to --from plan");
-        return Err(Error::whole(msg));
-    }
     let driver = match driver_flag {
         None => None,
         Some(_) => Some(driver_options(&a, &doc)?),
@@ -265,6 +258,8 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
         Source::Schedule => planning::Source::Schedule,
     });
     request.driver = driver;
+    // `route` refuses driver options with `--from plan`, naming the flag typed.
+    request.driver_flag = driver_flag;
     let is_model = doc.format == formats::Format::Tflite;
     let mut session = Session::of(&name, doc);
     let (plan, report) = session.plan(&request)?;
@@ -274,16 +269,17 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     if let Some(limits) = &report.limits {
         eprintln!("memplan: {name}: {limits}");
     }
-    if display(&a.output).to_ascii_lowercase().ends_with(".tflite") {
-        return write_tflite(&a.file, &a.output, is_model, &plan);
-    }
+    let export = match output {
+        Output::Tflite => return write_tflite(&a.file, &a.output, is_model, &plan),
+        Output::Text(export) => export,
+    };
     // The schedule stays with its plan: `convert --format mem-info|export-cpp` needs
     // it for complete records, and the page for names and shapes.
     let out = Document {
         schedule: session.document().schedule.clone(),
         ..Document::of_plan(plan)
     };
-    write_out(&a.output, &formats::memplan_json::write(&out))?;
+    write_out(&a.output, &planning::export(&out, export)?)?;
     Ok(OK)
 }
 

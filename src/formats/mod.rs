@@ -98,9 +98,10 @@ pub struct Document {
 pub struct OwnFigures {
     /// Who says it ("XLA").
     pub framework: &'static str,
-    /// What the framework calls the sum of its memories' sizes, which the plan as
-    /// loaded's total of the memories' peaks equals (`tests/formats_xla.rs`).
-    pub total: &'static str,
+    /// What the plan as loaded's total of the memories' peaks equals, in the
+    /// framework's terms: its name for the sum of its memories' sizes, less what it
+    /// counts outside the plan (XLA's thread-local allocations) (`tests/formats_xla.rs`).
+    pub total: String,
     /// Its own peak of live bytes over all memories: `(clock, bytes)`.
     pub live_peak: Option<(u64, Bytes)>,
 }
@@ -284,12 +285,19 @@ fn load_xla(file_name: &str, text: &str, live: Option<xla::LiveRanges>) -> Resul
         ));
     }
     let assignment = xla::parse_assignment(text)?;
-    let (placed, warnings) = xla::build(&assignment, &live);
+    let (placed, warnings, left_out) = xla::build(&assignment, &live);
+    let mut total = "XLA's “Total bytes” (its memory-usage report)".to_owned();
+    if left_out.allocations > 0 {
+        total.push_str(&format!(
+            " less its {} thread-local allocations ({} B, on threads' stacks)",
+            left_out.allocations, left_out.bytes
+        ));
+    }
     Ok(Document {
         warnings,
         own: Some(OwnFigures {
             framework: "XLA",
-            total: "XLA's “Total bytes” (its memory-usage report)",
+            total,
             live_peak: live.peak(),
         }),
         ..Document::plan(Format::Xla, placed::to_plan(&placed))
@@ -535,6 +543,49 @@ impl Export {
         } else {
             return None;
         })
+    }
+}
+
+/// What a command writes to its output file: decided once, by [`Output::of`], for
+/// `memplan plan` and `memplan convert` alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// A text export ([`write`]).
+    Text(Export),
+    /// The `.tflite` model read, with the plan as its offline plan ([`tflite::with_plan`]).
+    Tflite,
+}
+
+impl Output {
+    /// The format of output `file_name`: `--format` when given, else the name's
+    /// ending ([`Export::from_file_name`], or `.tflite`); stdout (`-`) without
+    /// `--format` gets memplan JSON. A name no writer matches is refused, saying which
+    /// endings and formats there are, rather than given a format it does not name.
+    pub fn of(file_name: &str, format: Option<&str>) -> Result<Output> {
+        if let Some(f) = format {
+            return Export::from_name(f).map(Output::Text).ok_or_else(|| {
+                Error::whole(format!(
+                    "unknown --format `{f}`: expected one of {}",
+                    Export::names()
+                ))
+            });
+        }
+        if file_name == "-" {
+            return Ok(Output::Text(Export::Memplan));
+        }
+        if file_name.to_ascii_lowercase().ends_with(".tflite") {
+            return Ok(Output::Tflite);
+        }
+        Export::from_file_name(file_name)
+            .map(Output::Text)
+            .ok_or_else(|| {
+                Error::whole(format!(
+                    "cannot tell the output format from the name: use .json, .txt, .log, .csv, \
+                     .h, .meminfo.json, .meminfo.h, .tflite (from a .tflite) or --format ({})",
+                    Export::names()
+                ))
+                .in_file(file_name)
+            })
     }
 }
 

@@ -10,8 +10,19 @@
 //! XLA allocates each allocation separately: the preallocated temp buffer (where its heap
 //! simulator packs the temporaries) and the outputs are memories of their own, so their
 //! peak is the allocation's size. The allocations XLA makes by the dozen, one per entry
-//! parameter, constant or thread-local scalar, share one memory per kind, laid end to end
-//! in XLA's order (a model's weights would otherwise be a lane each).
+//! parameter or constant, share one memory per kind, laid end to end in XLA's order (a
+//! model's weights would otherwise be a lane each).
+//!
+//! Thread-local allocations are not in the plan. XLA marks so the values of
+//! computations called in a parallel context (a reduce's or a map's reducer): its
+//! `BufferAllocation::is_thread_local` ("such allocations need to be thread local"),
+//! which `IsPreallocatedTempBuffer` leaves out because "thread-local buffers are
+//! allocated using `alloca`s", and which are never reused "because they are
+//! dynamically allocated and their lifetimes are hard to compute". They live on the
+//! stack of whichever thread runs the reducer, while the instruction calling it runs;
+//! `HloLiveRange` gives them no range (its schedule holds the entry's instructions and
+//! sequentially called computations only). XLA's memory-usage report still counts
+//! their sizes in its `Total bytes`: [`build`] says how many bytes that is.
 //! Values that share bytes while both are live (a fusion writing over its operand in
 //! place) become planes of one space ([`super::placed`]).
 
@@ -65,9 +76,11 @@ struct Allocation {
     /// `allocation N (ATTRIBUTES)`.
     name: String,
     /// Allocations of one kind that XLA makes by the dozen (the entry's parameters,
-    /// constants, thread-local scalars) share a memory of the kind's name, laid end to
-    /// end; `None` for a memory of its own (the temp buffer, outputs).
+    /// constants) share a memory of the kind's name, laid end to end; `None` for a
+    /// memory of its own (the temp buffer, outputs).
     group: Option<String>,
+    /// XLA's `thread-local`: on a thread's stack, not in the plan (module docs).
+    thread_local: bool,
     size: Bytes,
     values: Vec<AssignedValue>,
 }
@@ -101,8 +114,7 @@ pub struct LiveRanges {
 
 impl LiveRanges {
     /// XLA's own peak of live bytes and its clock, as the dump prints it. memplan's
-    /// count from the same ranges can differ: XLA leaves out values it does not range
-    /// (thread-local scalars) and counts each buffer once.
+    /// count from the same ranges can differ: XLA counts each buffer once.
     pub fn peak(&self) -> Option<(u64, Bytes)> {
         self.peak
     }
@@ -253,9 +265,23 @@ pub fn parse_live(text: &str) -> Result<Option<LiveRanges>> {
     Ok(Some(live))
 }
 
-/// The plan of an assignment and its live ranges, with the reader's warnings.
-pub fn build(assignment: &Assignment, live: &LiveRanges) -> (Placed, Vec<String>) {
+/// What [`build`] left out of the plan: XLA's thread-local allocations.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ThreadLocal {
+    pub allocations: usize,
+    /// Their sizes' sum, which XLA's `Total bytes` counts.
+    pub bytes: Bytes,
+}
+
+/// The plan of an assignment and its live ranges, with the reader's warnings and the
+/// thread-local allocations left out of it (module docs).
+pub fn build(assignment: &Assignment, live: &LiveRanges) -> (Placed, Vec<String>, ThreadLocal) {
     let mut warnings = Vec::new();
+    let mut left_out = ThreadLocal::default();
+    for a in assignment.allocations.iter().filter(|a| a.thread_local) {
+        left_out.allocations += 1;
+        left_out.bytes = left_out.bytes.saturating_add(a.size);
+    }
     let mut placed = Placed {
         steps: live.sequence.clone(),
         horizon: Some(live.max),
@@ -267,7 +293,7 @@ pub fn build(assignment: &Assignment, live: &LiveRanges) -> (Placed, Vec<String>
     let mut place: Vec<(usize, Bytes)> = vec![(0, 0); assignment.allocations.len()];
     let mut groups: Vec<(String, usize, Bytes)> = Vec::new();
     for (i, alloc) in assignment.allocations.iter().enumerate() {
-        if alloc.group.is_none() {
+        if alloc.group.is_none() && !alloc.thread_local {
             place[i] = (placed.memories.len(), 0);
             placed.memories.push(component(alloc.name.clone()));
         }
@@ -295,7 +321,8 @@ pub fn build(assignment: &Assignment, live: &LiveRanges) -> (Placed, Vec<String>
         placed.memories[*memory].name = format!("{group} ({n} allocations, end to end)");
     }
     let mut unranged = 0usize;
-    for (alloc, &(memory, base)) in assignment.allocations.iter().zip(&place) {
+    let placed_allocations = assignment.allocations.iter().zip(&place);
+    for (alloc, &(memory, base)) in placed_allocations.filter(|(a, _)| !a.thread_local) {
         for v in &alloc.values {
             let (first, last) = live.ranges.get(&v.key).copied().unwrap_or_else(|| {
                 unranged += 1;
@@ -322,7 +349,16 @@ pub fn build(assignment: &Assignment, live: &LiveRanges) -> (Placed, Vec<String>
     }
     if unranged > 0 {
         warnings.push(format!(
-            "{unranged} value(s) have no BufferLiveRange line (thread-local values of called computations): drawn live for the whole program"
+            "{unranged} value(s) have no BufferLiveRange line: drawn live for the whole program"
+        ));
+    }
+    if left_out.allocations > 0 {
+        warnings.push(format!(
+            "{} thread-local allocation(s), {} B (values of reducers and other computations \
+             XLA calls in parallel), left out of the plan: XLA allocates them on the stack \
+             of the thread that runs them (alloca), not in its buffers, and gives them no \
+             live range; its “Total bytes” counts them",
+            left_out.allocations, left_out.bytes
         ));
     }
     let sum: u128 = assignment
@@ -335,7 +371,7 @@ pub fn build(assignment: &Assignment, live: &LiveRanges) -> (Placed, Vec<String>
             "`Total bytes used: {total}` differs from the allocations' sizes, which add up to {sum}"
         ));
     }
-    (placed, warnings)
+    (placed, warnings, left_out)
 }
 
 fn component(name: String) -> Component {
@@ -380,8 +416,9 @@ fn allocation(rest: &str) -> Result<Allocation, (usize, String)> {
         format!("allocation {index} ({})", kinds.join(", "))
     };
     let has = |k: &str| kinds.iter().any(|x| x == k);
-    let kind = if has("thread-local") {
-        Some("thread-local")
+    let thread_local = has("thread-local");
+    let kind = if thread_local {
+        None
     } else if has("constant") {
         Some("constants")
     } else if kinds.iter().any(|k| k.starts_with("parameter ")) && !has("maybe-live-out") {
@@ -397,6 +434,7 @@ fn allocation(rest: &str) -> Result<Allocation, (usize, String)> {
     Ok(Allocation {
         name,
         group,
+        thread_local,
         size,
         values: Vec::new(),
     })
@@ -490,8 +528,9 @@ HloLiveRange (max 4):
     fn reads_allocations_values_and_ranges() {
         let a = parse_assignment(DUMP).unwrap();
         let live = parse_live(DUMP).unwrap().unwrap();
-        let (placed, warnings) = build(&a, &live);
+        let (placed, warnings, left_out) = build(&a, &live);
         assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(left_out, ThreadLocal::default());
         assert_eq!(placed.memories[0].name, "allocation 1 (preallocated-temp)");
         assert_eq!(
             placed.memories[1].name,
@@ -504,6 +543,26 @@ HloLiveRange (max 4):
         assert_eq!(plan.steps[2].name, "b");
         assert!(crate::check::check(&plan).is_valid());
         assert_eq!(live.peak(), Some((2, 16)));
+    }
+
+    #[test]
+    fn thread_local_allocations_are_left_out_with_their_bytes() {
+        let dump = DUMP.replace(
+            "HloLiveRange (max 4):",
+            "allocation 2: size 4, thread-local:\n value: <5 r @0> (size=4,offset=0): f32[]\nHloLiveRange (max 4):",
+        );
+        let a = parse_assignment(&dump).unwrap();
+        let live = parse_live(&dump).unwrap().unwrap();
+        let (placed, warnings, left_out) = build(&a, &live);
+        let expected = ThreadLocal {
+            allocations: 1,
+            bytes: 4,
+        };
+        assert_eq!(left_out, expected);
+        assert!(placed.values.iter().all(|v| v.name != "r"));
+        assert_eq!(placed.memories.len(), 2);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].starts_with("1 thread-local allocation(s), 4 B"));
     }
 
     #[test]

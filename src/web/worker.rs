@@ -43,7 +43,7 @@ struct Step {
 #[derive(serde::Serialize)]
 struct Own {
     framework: &'static str,
-    total: Option<&'static str>,
+    total: Option<String>,
     live_peak: Option<String>,
     live_peak_clock: Option<u64>,
 }
@@ -88,7 +88,7 @@ impl Planner {
             .is_some_and(|r| r.strategy == crate::planning::AS_LOADED);
         to_js(&Own {
             framework: own.framework,
-            total: as_loaded.then_some(own.total),
+            total: as_loaded.then(|| own.total.clone()),
             live_peak: own
                 .live_peak
                 .map(|(_, bytes)| crate::scene::axis::bytes_long(bytes)),
@@ -106,11 +106,17 @@ impl Planner {
 #[wasm_bindgen]
 impl Planner {
     /// Reads `bytes` when they are well-formed memplan JSON
-    /// ([`crate::formats::load_well_formed`]); `undefined` for anything else, which
-    /// the whole crate's module reads or explains.
+    /// ([`crate::formats::load_well_formed`]) that is not a buffer list without
+    /// offsets; `undefined` for anything else, which the whole crate's module reads,
+    /// places or explains.
     pub fn read(name: &str, bytes: &[u8]) -> Option<Planner> {
         console_error_panic_hook::set_once();
         let doc = crate::formats::load_well_formed(bytes)?;
+        // A list without offsets is placed by `place_default`, which only the whole
+        // crate's module links.
+        if crate::planning::Holds::of(&doc) == (crate::planning::Holds::List { offsets: false }) {
+            return None;
+        }
         Some(Planner {
             session: Session::of(name, doc),
             report: None,

@@ -36,6 +36,27 @@ test('the sample is drawn with the first module alone; a CSV fetches the whole c
   await page.close();
 });
 
+test('a memplan JSON buffer list without offsets is placed by the whole crate', async () => {
+  // place_default (greedy by size, or the sweep) is not in the first module: the
+  // worker leaves such a list to pkg/, which places it as loaded always did.
+  const page = await env.open();
+  await h.ready(page);
+  const list = JSON.stringify({ format: 'memplan', version: 1, buffers: { buffers: [
+    { id: 'a', lower: 0, upper: 2, size: 64, offset: null },
+    { id: 'b', lower: 1, upper: 3, size: 32, offset: null },
+    { id: 'c', lower: 2, upper: 4, size: 64, offset: null },
+  ], capacity: null } });
+  await h.drop(page, [['list.memplan.json', Buffer.from(list)]]);
+  await h.waitForFiles(page, 2);
+  assert.ok(whole(page).some((r) => r.endsWith('/pkg/memplan_bg.wasm')));
+  const s = await h.summary(page);
+  // a and b, then b and c live together: 96 B is the bound, and greedy-size reaches it.
+  assert.equal(s.peak_bytes, '96');
+  assert.equal(s.findings.length, 0);
+  assert.deepEqual(page.consoleErrors, []);
+  await page.close();
+});
+
 test('a broken memplan JSON is explained by the whole crate, with its JSON path', async () => {
   const page = await env.open();
   await h.ready(page);
