@@ -37,13 +37,19 @@ pub fn replan_schedule(
     let configs = configurations(options);
     let timer = Timer::start();
     // Each re-placement gets an equal share of the nodes and of the time still left
-    // (making and checking each configuration's plan takes time too: about a second
-    // for DenseNet-121's 15 plans on a loaded machine), so the whole stays within
-    // the budget's time.
+    // once making and checking the plans still to come is set aside (about a second
+    // for DenseNet-121's 15 plans on a loaded machine; `overhead` is the longest one
+    // so far, and one more for the caller's check of the winner), so the whole stays
+    // within the budget's time.
     let share = |left: u64, parts: usize| (left / parts as u64).max(1);
     let total = budget;
-    let budget_for = |parts: usize| Budget {
-        millis: share(total.millis.saturating_sub(timer.elapsed_ms()), parts),
+    let budget_for = |parts: usize, overhead: u64| Budget {
+        millis: share(
+            total
+                .millis
+                .saturating_sub(timer.elapsed_ms() + overhead * (parts as u64 + 1)),
+            parts,
+        ),
         max_nodes: share(total.max_nodes, configs.len() + 1),
         ..total.clone()
     };
@@ -57,6 +63,7 @@ pub fn replan_schedule(
         true => stats::stats(plan).peak,
         false => u64::MAX,
     };
+    let mut overhead = timer.elapsed_ms();
     let mut consider = |candidate: Plan| {
         let peak = stats::stats(&candidate).peak;
         if peak < best_peak && check::check(&candidate).is_valid() {
@@ -64,20 +71,24 @@ pub fn replan_schedule(
             best_peak = peak;
         }
     };
-    if let Ok(placed) = replan(plan, strategy, &budget_for(configs.len() + 1)) {
+    if let Ok(placed) = replan(plan, strategy, &budget_for(configs.len() + 1, overhead)) {
         consider(placed);
     }
     for (k, opts) in configs.iter().enumerate() {
+        let made = Timer::start();
         let Ok(other) = drivers::generate(schedule, opts) else {
             continue;
         };
+        let making = made.elapsed_ms();
         // A plan whose spaces cannot be re-placed (a space problem whose sizes pass
         // u64 on channels-last concats) still competes as made.
-        let placed = replan(&other, strategy, &budget_for(configs.len() - k));
+        let placed = replan(&other, strategy, &budget_for(configs.len() - k, overhead));
+        let checking = Timer::start();
         consider(other);
         if let Ok(placed) = placed {
             consider(placed);
         }
+        overhead = overhead.max(making + checking.elapsed_ms());
     }
     Ok(best)
 }
