@@ -285,8 +285,15 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     }
     // The schedule stays with its plan: `convert --format mem-info|export-cpp` needs
     // it for complete records, and the page for names and shapes.
+    if session.reordered() {
+        eprintln!(
+            "memplan: {name}: best runs the parallel branches in another order than the \
+             file's (the written schedule and the plan's steps have it): run the nodes in \
+             that order"
+        );
+    }
     let out = Document {
-        schedule: session.document().schedule.clone(),
+        schedule: session.schedule().cloned(),
         ..Document::of_plan(plan)
     };
     write_out(&a.output, &formats::memplan_json::write(&out))?;

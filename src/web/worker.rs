@@ -28,7 +28,9 @@ pub struct Planner {
     session: Session,
     report: Option<PlanReport>,
     /// Reading the file, in milliseconds, while no plan has counted it yet: a
-    /// strategy's budget is a promise for reading, planning and handing off.
+    /// strategy's budget is a promise for reading, planning and handing off (the
+    /// first module plans only as loaded: no budget).
+    #[cfg_attr(feature = "lite", allow(dead_code))]
     reading_ms: u64,
     /// The longest hand-off so far (stats, checker and wire bytes of a plan).
     hand_off_ms: Option<u64>,
