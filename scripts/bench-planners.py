@@ -105,7 +105,9 @@ def minimalloc(args, path, capacity, seconds, out):
         os.remove(placed)
     cmd = [args.minimalloc, f"--input={path}", f"--output={placed}", f"--capacity={capacity}",
            f"--timeout={seconds}s", "--validate"]
-    p, wall = run(cmd)
+    # MiniMalloc's setup is not timed (IOPDDL S_1 at --timeout=2s: 522 s): stopped
+    # `--minimalloc-grace` seconds past its timeout.
+    p, wall = run(cmd, timeout=seconds + args.minimalloc_grace)
     if p.returncode or not os.path.exists(placed):
         return {"error": "no plan within the timeout" if "eadline" in p.stderr or "imeout" in p.stderr
                 else p.stderr.strip()[-200:], "wall": wall}
@@ -131,7 +133,8 @@ def main():
     ap.add_argument("--minimalloc")
     ap.add_argument("--idealloc")
     ap.add_argument("--budgets", default="2,10,30")
-    ap.add_argument("--idealloc-timeout", type=float, default=120.0)
+    ap.add_argument("--idealloc-timeout", type=float, default=300.0)
+    ap.add_argument("--minimalloc-grace", type=float, default=30.0)
     ap.add_argument("--out", required=True)
     ap.add_argument("--render", action="store_true",
                     help="only print the table of the SETs given as results.json files")
@@ -176,6 +179,8 @@ def main():
 
 def short(error):
     """A failed run's reason, in a few words."""
+    if "(stopped)" in error:
+        return "stopped"
     if "DEADLINE" in error or "no plan after" in error:
         return "no plan"
     if "panicked" in error:

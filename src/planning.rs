@@ -19,6 +19,8 @@
 // The page's first module (feature `lite`) plans only as loaded: it calls no strategy.
 #[cfg_attr(feature = "lite", allow(dead_code))]
 mod configs;
+#[cfg_attr(feature = "lite", allow(dead_code))]
+mod orders;
 
 use crate::check;
 use crate::drivers::{self, DriverOptions};
@@ -285,6 +287,9 @@ pub struct Session {
     doc: Document,
     /// `resolve(doc)`, computed at most once (schedules run the drivers).
     loaded: Option<Plan>,
+    /// The schedule in the order the last plan runs its nodes, when `best` ran the
+    /// parallel branches in another order than the document's.
+    reordered: Option<crate::schedule::Schedule>,
 }
 
 impl Session {
@@ -299,6 +304,7 @@ impl Session {
             name: name.to_owned(),
             doc,
             loaded: None,
+            reordered: None,
         }
     }
 
@@ -314,11 +320,24 @@ impl Session {
             name: name.to_owned(),
             doc: formats::load_pair(name, bytes, companion_name, companion_bytes)?,
             loaded: None,
+            reordered: None,
         })
     }
 
     pub fn document(&self) -> &Document {
         &self.doc
+    }
+
+    /// The schedule the last plan follows: the document's, or the document's with
+    /// its parallel branches in the order `best` found lower (the plan's steps run in
+    /// that order; a file written with the plan must carry this one).
+    pub fn schedule(&self) -> Option<&crate::schedule::Schedule> {
+        self.reordered.as_ref().or(self.doc.schedule.as_ref())
+    }
+
+    /// Whether the last plan runs the nodes in another order than the document's.
+    pub fn reordered(&self) -> bool {
+        self.reordered.is_some()
     }
 
     /// The plan the document stands for, as loaded ([`resolve`], computed once).
@@ -338,6 +357,7 @@ impl Session {
     }
 
     fn run(&mut self, request: &Request) -> Result<(Plan, PlanReport)> {
+        self.reordered = None;
         let doc = &self.doc;
         let route = route(Holds::of(doc), request).map_err(|r| r.error(doc.format))?;
         let asked = choice_name(request.strategy);
@@ -369,8 +389,8 @@ impl Session {
             }
         };
         let wrapped = start.planes.iter().any(|p| p.is_wrapped());
-        let plan = match route.strategy() {
-            None => start.into_owned(),
+        let (plan, reordered) = match route.strategy() {
+            None => (start.into_owned(), None),
             Some(s) => move_spaces(&start, doc.schedule.as_ref(), &opts, s, &request.budget)?,
         };
         let mut report = report(asked, &plan, &timer, capacity);
@@ -378,6 +398,7 @@ impl Session {
         {
             report.limits = Some(log_limits(wrapped, s));
         }
+        self.reordered = reordered;
         Ok((plan, report))
     }
 }
@@ -403,7 +424,7 @@ fn move_spaces(
     opts: &DriverOptions,
     strategy: Strategy,
     budget: &Budget,
-) -> Result<Plan> {
+) -> Result<(Plan, Option<crate::schedule::Schedule>)> {
     strategy_step::move_spaces(plan, schedule, opts, strategy, budget)
 }
 
@@ -434,7 +455,7 @@ mod strategy_step {
         opts: &DriverOptions,
         s: Strategy,
         budget: &Budget,
-    ) -> Result<Plan> {
+    ) -> Result<(Plan, Option<crate::schedule::Schedule>)> {
         let Some(schedule) = schedule else {
             let placed = strategies::replan(plan, s, budget)?;
             // `best` never ends above the plan it started from (an Aidge log of
@@ -442,7 +463,7 @@ mod strategy_step {
             let peak = |p: &Plan| stats::stats(p).peak;
             let keep =
                 s == Strategy::Best && peak(plan) < peak(&placed) && check::check(plan).is_valid();
-            return Ok(if keep { plan.clone() } else { placed });
+            return Ok((if keep { plan.clone() } else { placed }, None));
         };
         configs::replan_schedule(plan, schedule, opts, s, budget)
     }
@@ -470,7 +491,7 @@ mod strategy_step {
         _: &DriverOptions,
         s: Strategy,
         _: &Budget,
-    ) -> Result<Plan> {
+    ) -> Result<(Plan, Option<crate::schedule::Schedule>)> {
         Err(absent(s))
     }
 }

@@ -579,3 +579,15 @@ proptest! {
         prop_assert_eq!(p.peak, brute_force(&list));
     }
 }
+
+/// `--budget` is a promise for the whole command: what reading took and what
+/// writing will take come off the planner's time, never off its node limit (a
+/// node-bounded run gives the same plan however long the file took to read).
+#[test]
+fn a_budget_for_the_whole_command_leaves_the_node_limit_alone() {
+    let whole = Budget::whole(2000, 300, 1200);
+    assert_eq!(whole.millis, 500);
+    assert_eq!(whole.max_nodes, Budget::millis(2000).max_nodes);
+    // Reading and writing past the budget: the planner still runs (the sweep ends).
+    assert_eq!(Budget::whole(2000, 1500, 1200).millis, 1);
+}

@@ -197,8 +197,8 @@ pub struct PlanArgs {
     /// --priorities).
     #[arg(long, value_enum)]
     pub from: Option<Source>,
-    /// Time budget of `search` and `best`, in milliseconds per memory component (the
-    /// page's default).
+    /// Time budget of `search` and `best`, in milliseconds, for the whole command
+    /// (reading, planning every memory component, writing).
     #[arg(long, default_value_t = 2000)]
     pub budget: u64,
     /// Output file (`-` for stdout: memplan JSON); its extension picks the format, as

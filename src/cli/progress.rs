@@ -1,5 +1,5 @@
-//! `memplan plan`'s progress line on stderr: a search can run for its whole budget
-//! (per memory component), and a silent terminal for seconds looks hung. The line
+//! `memplan plan`'s progress line on stderr: a search can run for its whole budget,
+//! and a silent terminal for seconds looks hung. The line
 //! appears only once planning has taken a second, so quick plans print nothing,
 //! and never when stderr is not a terminal (indicatif hides it), so scripts and
 //! piped output see no control characters.
@@ -23,16 +23,13 @@ pub(super) struct Line {
 }
 
 impl Line {
-    /// Starts the clock of a plan with `budget_ms` milliseconds per component.
+    /// Starts the clock of a plan with a budget of `budget_ms` milliseconds.
     pub(super) fn start(budget_ms: u64) -> Self {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         if let Ok(style) = ProgressStyle::with_template("{spinner} planning {elapsed} {msg}") {
             bar.set_style(style);
         }
-        bar.set_message(format!(
-            "(budget {} s per component)",
-            budget_ms as f64 / 1000.0
-        ));
+        bar.set_message(format!("(budget {} s)", budget_ms as f64 / 1000.0));
         let (stop, stopped) = mpsc::channel::<()>();
         let shown = bar.clone();
         let ticker = std::thread::spawn(move || {

@@ -9,6 +9,7 @@
 //! It lives in `planning`, not `strategies`: it runs the drivers, and placement
 //! only knows spaces.
 
+use super::orders;
 use crate::drivers::{self, Driver, DriverOptions};
 use crate::manager::OptimizeStrategy as Optimize;
 use crate::model::Plan;
@@ -20,66 +21,108 @@ use crate::{check, stats};
 
 /// `plan`, made from `schedule` with `options`, re-placed by `strategy`. For
 /// [`Strategy::Best`], also the plan of every other driver × wrap-around × optimize
-/// configuration (the rest of `options` kept), each as made and re-placed, and the
-/// lowest valid peak wins (the given plan, then its re-placement, on ties): never above
-/// the given plan (when the checker accepts it) nor any configuration's plan. The budget is shared between them;
-/// configurations the drivers refuse, or whose plan the checker rejects, are left out.
+/// configuration (the rest of `options` kept), on the schedule as given and with its
+/// parallel branches in other orders ([`orders::branch_orders`]), each as made and
+/// re-placed; the lowest valid peak wins (the given plan, then its re-placement, on
+/// ties): never above the given plan (when the checker accepts it) nor any plan made.
+/// The schedule comes back when the winner runs the nodes in another order (the plan's
+/// steps follow it; an export must run them so). Configurations the drivers refuse, or
+/// whose plan the checker rejects, are left out.
+///
+/// The budget: plans are made for up to half of it (the schedule's own order first);
+/// then they are re-placed lowest per-plane bound first, each with an equal share of
+/// the time left and of the nodes, and only while that bound is below the best peak
+/// found (a re-placement never goes under it). Making DenseNet-121's 15 plans takes
+/// about a second on a loaded machine, so an equal share for every plan in the order
+/// made left the promising ones a few milliseconds each.
 pub fn replan_schedule(
     plan: &Plan,
     schedule: &Schedule,
     options: &DriverOptions,
     strategy: Strategy,
     budget: &Budget,
-) -> Result<Plan> {
+) -> Result<(Plan, Option<Schedule>)> {
     if strategy != Strategy::Best {
-        return replan(plan, strategy, budget);
+        return Ok((replan(plan, strategy, budget)?, None));
     }
-    let configs = configurations(options);
     let timer = Timer::start();
-    // Each re-placement gets an equal share of the nodes and of the time still left
-    // (making and checking each configuration's plan takes time too: about a second
-    // for DenseNet-121's 15 plans on a loaded machine), so the whole stays within
-    // the budget's time.
-    let share = |left: u64, parts: usize| (left / parts as u64).max(1);
-    let total = budget;
-    let budget_for = |parts: usize| Budget {
-        millis: share(total.millis.saturating_sub(timer.elapsed_ms()), parts),
-        max_nodes: share(total.max_nodes, configs.len() + 1),
-        ..total.clone()
-    };
-    // Each configuration's plan as Aidge makes it, then re-placed: moving whole spaces
-    // keeps a space's bytes for its whole life, so with wrap-around or optimize the
-    // plan as made can be the lower of the two.
+    let configs = configurations(options);
+    let orders = orders::branch_orders(schedule);
     // A broken given plan (the wheel's auto-concat + optimize plans can overlap live
     // planes) is no rival: anything valid beats it.
-    let mut best = plan.clone();
-    let mut best_peak = match check::check(plan).is_valid() {
-        true => stats::stats(plan).peak,
-        false => u64::MAX,
+    let given = stats::stats(plan);
+    let mut win = Winner {
+        peak: match check::check(plan).is_valid() {
+            true => given.peak,
+            false => u64::MAX,
+        },
+        plan: plan.clone(),
+        order: None,
     };
-    let mut consider = |candidate: Plan| {
-        let peak = stats::stats(&candidate).peak;
-        if peak < best_peak && check::check(&candidate).is_valid() {
-            best = candidate;
-            best_peak = peak;
+    // The longest making and checking of one plan: the caller checks the winner too.
+    let mut overhead = timer.elapsed_ms();
+    // (per-plane bound, plan as made, its order): the given plan first.
+    let mut made: Vec<(u64, Plan, Option<usize>)> = vec![(given.lower_bound, plan.clone(), None)];
+    let schedules = std::iter::once(schedule).chain(&orders);
+    'making: for (k, sched) in schedules.enumerate() {
+        let order = k.checked_sub(1);
+        for opts in &configs {
+            if timer.elapsed_ms() >= budget.millis / 2 || budget.cancelled() {
+                break 'making;
+            }
+            let clock = Timer::start();
+            let Ok(other) = drivers::generate(sched, opts) else {
+                continue;
+            };
+            let bound = stats::stats(&other).lower_bound;
+            win.consider(&other, order);
+            made.push((bound, other, order));
+            overhead = overhead.max(clock.elapsed_ms());
         }
-    };
-    if let Ok(placed) = replan(plan, strategy, &budget_for(configs.len() + 1)) {
-        consider(placed);
     }
-    for (k, opts) in configs.iter().enumerate() {
-        let Ok(other) = drivers::generate(schedule, opts) else {
-            continue;
+    // Re-placed lowest bound first (stable: the given plan first on ties).
+    made.sort_by_key(|(bound, _, _)| *bound);
+    let worth = |from: usize, peak: u64| made[from..].iter().filter(|(b, _, _)| *b < peak).count();
+    let nodes = (budget.max_nodes / worth(0, win.peak).max(1) as u64).max(1);
+    for (k, (bound, other, order)) in made.iter().enumerate() {
+        if *bound >= win.peak || budget.cancelled() {
+            break;
+        }
+        let left = budget.millis.saturating_sub(timer.elapsed_ms() + overhead);
+        let share = Budget {
+            millis: (left / worth(k, win.peak).max(1) as u64).max(1),
+            max_nodes: nodes,
+            ..budget.clone()
         };
         // A plan whose spaces cannot be re-placed (a space problem whose sizes pass
-        // u64 on channels-last concats) still competes as made.
-        let placed = replan(&other, strategy, &budget_for(configs.len() - k));
-        consider(other);
-        if let Ok(placed) = placed {
-            consider(placed);
+        // u64 on channels-last concats) still competed as made.
+        if let Ok(placed) = replan(other, strategy, &share) {
+            win.consider(&placed, *order);
         }
     }
-    Ok(best)
+    Ok((win.plan, win.order.map(|k| orders[k].clone())))
+}
+
+/// The lowest valid plan so far, and the order of the branches it runs them in
+/// (an index into the other orders; `None`: the schedule's own).
+struct Winner {
+    peak: u64,
+    plan: Plan,
+    order: Option<usize>,
+}
+
+impl Winner {
+    /// Keeps `candidate` when its peak is lower and the checker accepts it.
+    fn consider(&mut self, candidate: &Plan, order: Option<usize>) {
+        let peak = stats::stats(candidate).peak;
+        if peak < self.peak && check::check(candidate).is_valid() {
+            *self = Winner {
+                peak,
+                plan: candidate.clone(),
+                order,
+            };
+        }
+    }
 }
 
 /// Aidge's default options with the memory components `plan` records when every one

@@ -10,7 +10,8 @@ use crate::timer::Timer;
 use crate::{Error, Result};
 
 /// `plan` with its spaces re-placed by `strategy`, component by component. The
-/// budget applies to each component. The named strategies place spaces as
+/// budget is for the whole plan: each component gets an equal share of the time
+/// still left and of the nodes. The named strategies place spaces as
 /// rectangles (a space's bytes for its whole life); [`Strategy::Best`] then also
 /// places them by their live planes ([`Shapes`]), where wrap-around or in-place
 /// reuse leaves some of a space's bytes unused for part of its life, with half of
@@ -30,11 +31,19 @@ pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> 
             s.size
         )));
     }
-    let problem = plan.space_problem();
     let timer = Timer::start();
+    let problem = plan.space_problem();
     let mut out = plan.clone();
     let ncomp = plan.components.len().max(1);
     for comp in 0..ncomp {
+        let whole = budget;
+        let budget = &Budget {
+            millis: (whole.millis.saturating_sub(timer.elapsed_ms()) / (ncomp - comp) as u64)
+                .max(1),
+            max_nodes: (whole.max_nodes / ncomp as u64).max(1),
+            ..whole.clone()
+        };
+        let comp_timer = Timer::start();
         let members: Vec<usize> = (0..plan.spaces.len())
             .filter(|&i| plan.spaces[i].component == comp)
             .collect();
@@ -70,7 +79,7 @@ pub fn replan(plan: &Plan, strategy: Strategy, budget: &Budget) -> Result<Plan> 
             ..budget.clone()
         };
         let offsets = match &shapes {
-            Some(shapes) => shapes.improve(Some(&placement.offsets), &until, &timer),
+            Some(shapes) => shapes.improve(Some(&placement.offsets), &until, &comp_timer),
             None => placement.offsets,
         };
         for (&i, &offset) in members.iter().zip(&offsets) {

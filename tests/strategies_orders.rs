@@ -1,0 +1,99 @@
+//! `best` on a schedule tries the orders of its parallel branches the graph allows
+//! (`planning::orders`): the lower bound of a plan does not depend on which branch
+//! runs first, wrap-around reuse does. ShuffleNet-v2 (the ONNX corpus' weight-free
+//! torchvision exports, read as `memplan plan MODEL.onnx --from schedule` reads
+//! them) in its own order ends above the per-plane bound of Aidge's wrap-around +
+//! `OptimizeMaxLifetimeMaxSizeFirst` plan of that order; with its branches run depth
+//! first it ends below that bound, at the per-plane bound of its own plan, and the
+//! schedule that comes back runs the nodes in the plan's order. Deterministic: a node
+//! budget decides, not the clock.
+
+use memplan::check::check;
+use memplan::drivers::{self, Driver, DriverOptions};
+use memplan::manager::OptimizeStrategy;
+use memplan::planning::{Request, Session, Source};
+use memplan::stats::stats;
+use memplan::strategies::Budget;
+use std::io::Read;
+use std::path::Path;
+
+fn model(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/onnx/corpus")
+        .join(format!("{name}.onnx.gz"));
+    let raw = std::fs::read(&path).unwrap();
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut bytes)
+        .unwrap();
+    bytes
+}
+
+/// A budget the node limit decides on any machine.
+fn nodes(max_nodes: u64) -> Budget {
+    Budget {
+        millis: 600_000,
+        max_nodes,
+        ..Budget::default()
+    }
+}
+
+#[test]
+fn shufflenet_branches_run_depth_first_reach_the_per_plane_bound() {
+    for name in ["shufflenet_v2_x0_5", "shufflenet_v2_x1_0"] {
+        let mut session = Session::open(&format!("{name}.onnx"), &model(name)).unwrap();
+        let given = session.document().schedule.clone().unwrap();
+        // Aidge's wrap-around + optimize plan of the schedule in its own order, and
+        // the per-plane bound no placement of that plan's planes can go under.
+        let wrap = DriverOptions {
+            driver: Driver::Memory,
+            wrap_around: true,
+            optimize: Some(OptimizeStrategy::MaxLifetimeMaxSizeFirst),
+            ..DriverOptions::default()
+        };
+        let aidge = stats(&drivers::generate(&given, &wrap).unwrap());
+        let mut request = Request::new("best", nodes(2_000_000)).unwrap();
+        request.from = Some(Source::Schedule);
+        let (plan, report) = session.plan(&request).unwrap();
+        let findings = check(&plan);
+        assert!(findings.is_valid(), "{name}: {findings:?}");
+        let s = stats(&plan);
+        assert_eq!(report.peak, s.peak.to_string());
+        assert!(
+            s.peak < aidge.lower_bound,
+            "{name}: best {} not below the per-plane bound {} of the given order's \
+             wrap-around plan",
+            s.peak,
+            aidge.lower_bound
+        );
+        assert_eq!(s.peak, s.lower_bound, "{name}: not at its own bound");
+        // The plan runs the nodes in another order; the schedule given back has it
+        // (every node once, parents first) and the plan's steps follow it.
+        assert!(session.reordered(), "{name}");
+        let order = session.schedule().unwrap();
+        order.validate().unwrap();
+        assert_ne!(order, &given, "{name}");
+        let mut names: Vec<&str> = order.nodes.iter().map(|n| n.name.as_str()).collect();
+        let steps: Vec<&str> = plan.steps.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            steps, names,
+            "{name}: the plan's steps are not the schedule's nodes"
+        );
+        let mut before: Vec<&str> = given.nodes.iter().map(|n| n.name.as_str()).collect();
+        names.sort_unstable();
+        before.sort_unstable();
+        assert_eq!(names, before, "{name}: not the same nodes");
+    }
+}
+
+#[test]
+fn a_plan_in_the_files_order_gives_back_the_files_schedule() {
+    // SqueezeNet-1.1 reaches its bound in its own order: no reordering is kept.
+    let mut session = Session::open("squeezenet1_1.onnx", &model("squeezenet1_1")).unwrap();
+    let mut request = Request::new("best", nodes(500_000)).unwrap();
+    request.from = Some(Source::Schedule);
+    let (plan, _) = session.plan(&request).unwrap();
+    assert!(check(&plan).is_valid());
+    assert!(!session.reordered());
+    assert_eq!(session.schedule(), session.document().schedule.as_ref());
+}
