@@ -246,6 +246,10 @@ pub struct PlanReport {
     /// What this re-plan could not change for want of what the file holds, and how to
     /// get past it (an Aidge log holds a plan, not its graph), or None.
     pub limits: Option<String>,
+    /// Set when `best`'s plan runs the parallel branches in another order than the
+    /// file's schedule: the plan holds only for that order, which the plan's steps
+    /// and the written schedule give. Said in the page's report and on the CLI's stderr.
+    pub order: Option<String>,
 }
 
 /// An Aidge log re-planned: its spaces move as blocks, what is inside them stays as
@@ -398,6 +402,13 @@ impl Session {
         {
             report.limits = Some(log_limits(wrapped, s));
         }
+        if reordered.is_some() {
+            report.order = Some(
+                "best runs the parallel branches in another order than the file's schedule \
+                 (the plan's steps and the written schedule have it): run the nodes in that order"
+                    .into(),
+            );
+        }
         self.reordered = reordered;
         Ok((plan, report))
     }
@@ -510,6 +521,7 @@ fn report(asked: &str, plan: &Plan, timer: &Timer, capacity: Option<String>) -> 
         iterations: 0,
         capacity,
         limits: None,
+        order: None,
     }
 }
 
@@ -536,6 +548,7 @@ fn placed(list: &BufferList, placed: strategies::Placement, asked: &str) -> (Pla
         iterations: placed.iterations,
         capacity: list.capacity.map(|c| c.to_string()),
         limits: None,
+        order: None,
     };
     (plan, report)
 }

@@ -70,6 +70,11 @@ fn shufflenet_branches_run_depth_first_reach_the_per_plane_bound() {
         // The plan runs the nodes in another order; the schedule given back has it
         // (every node once, parents first) and the plan's steps follow it.
         assert!(session.reordered(), "{name}");
+        // ... and the report says so, for the page and the CLI to tell the user.
+        assert!(
+            report.order.is_some(),
+            "{name}: the reordering is not reported"
+        );
         let order = session.schedule().unwrap();
         order.validate().unwrap();
         assert_ne!(order, &given, "{name}");
@@ -92,8 +97,9 @@ fn a_plan_in_the_files_order_gives_back_the_files_schedule() {
     let mut session = Session::open("squeezenet1_1.onnx", &model("squeezenet1_1")).unwrap();
     let mut request = Request::new("best", nodes(500_000)).unwrap();
     request.from = Some(Source::Schedule);
-    let (plan, _) = session.plan(&request).unwrap();
+    let (plan, report) = session.plan(&request).unwrap();
     assert!(check(&plan).is_valid());
     assert!(!session.reordered());
+    assert_eq!(report.order, None);
     assert_eq!(session.schedule(), session.document().schedule.as_ref());
 }

@@ -18,7 +18,9 @@ class Report:
     default placement of a list without offsets); ``component_peaks`` the top of
     each memory component, in the plan's order; ``proven_optimal``: no placement
     of these buffers (spaces) is smaller. ``arena``: for a ``.tflite``, what to set
-    TFLM's arena to.
+    TFLM's arena to. ``limits``: what a re-plan could not change for want of what the
+    file holds; ``order``: set when the plan runs the parallel branches in another
+    order than the file's schedule (the plan holds only for that order).
     """
 
     strategy: str
@@ -31,6 +33,7 @@ class Report:
     iterations: int
     capacity: Optional[int] = None
     limits: Optional[str] = None
+    order: Optional[str] = None
     arena: Optional[str] = None
 
     @classmethod
@@ -44,4 +47,4 @@ class Report:
                    proven_optimal=bool(r["proven_optimal"]), elapsed_ms=int(r["elapsed_ms"]),
                    iterations=int(r["iterations"]),
                    capacity=None if capacity is None else int(capacity),
-                   limits=r.get("limits"), arena=arena)
+                   limits=r.get("limits"), order=r.get("order"), arena=arena)

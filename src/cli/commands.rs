@@ -281,12 +281,8 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     };
     // The schedule stays with its plan: `convert --format mem-info|export-cpp` needs
     // it for complete records, and the page for names and shapes.
-    if session.reordered() {
-        eprintln!(
-            "memplan: {name}: best runs the parallel branches in another order than the \
-             file's (the written schedule and the plan's steps have it): run the nodes in \
-             that order"
-        );
+    if let Some(order) = &report.order {
+        eprintln!("memplan: {name}: {order}");
     }
     let out = Document {
         schedule: session.schedule().cloned(),
