@@ -52,6 +52,7 @@ MODELS = {m: (aidge_cases.BENCH / "models" / f"{m}.onnx.gz", [IMAGE], [])
 for m in ["resnet34", "densenet169", "mobilenet_v3_large"]:
     MODELS[m] = (ROOT / "tests" / "data" / "onnx" / f"{m}.onnx.gz", [IMAGE], [])
 MODELS["tiny_cnn"] = (ROOT / "tests" / "data" / "onnx" / "tiny_cnn.onnx", [[2, 3, 16, 16]], ["N=2"])
+MODELS["param_readers"] = (ROOT / "tests" / "data" / "onnx" / "param_readers.onnx", [[2, 3]], [])
 MODELS["bert_small"] = (ROOT / "tests" / "data" / "onnx" / "bert_small.onnx.gz",
                         [[1, 16, 128]], ["batch=1", "sequence=16"])
 # The corpus of real exports (tests/parity/onnx_corpus.py): weight-free, every input dim fixed.

@@ -295,7 +295,24 @@ impl<'g> Builder<'g> {
             values: Vec::new(),
             outputs,
             sized_by_model: true,
+            resized_inputs: Vec::new(),
+            formatted_inputs: Vec::new(),
         })
+    }
+
+    /// The elem_type the graph outputs give a node's first output, if it is one.
+    fn output_type(&self, node: &proto::NodeProto) -> Option<i32> {
+        let name = node.output.first()?;
+        self.graph
+            .output
+            .iter()
+            .find(|v| v.name.as_ref() == Some(name))?
+            .r#type
+            .as_ref()?
+            .tensor_type
+            .as_ref()?
+            .elem_type
+            .filter(|&t| t != 0)
     }
 
     fn value(&self, def: Def) -> &Value {
@@ -315,21 +332,12 @@ impl<'g> Builder<'g> {
                 |why: String| Error::whole(format!("node '{name}' (op type {op_type}): {why}"));
             let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
             if standard && op_type == "Constant" {
-                let t = Attrs(&node.attribute).tensor("value").ok_or_else(|| {
-                    fail("only a Constant with a tensor `value` is supported".into())
-                })?;
-                refuse_external("Constant", name, t)?;
-                let dims = graph::tensor_dims(t).ok_or_else(|| fail("negative dims".into()))?;
-                if ops::elements(&dims) > MAX_ELEMENTS {
-                    return Err(fail(format!("its dims {dims:?} are too large")));
+                let v = constant(node).map_err(fail)?;
+                if ops::elements(&v.dims) > MAX_ELEMENTS {
+                    return Err(fail(format!("its dims {:?} are too large", v.dims)));
                 }
                 self.ops.push(None);
-                self.outs.push(vec![Value {
-                    dims,
-                    values: graph::tensor_ints(t),
-                    floats: graph::tensor_floats(t),
-                    element_bytes: graph::element_bytes(t.data_type.unwrap_or(1)),
-                }]);
+                self.outs.push(vec![v]);
                 continue;
             }
             let ins: Vec<Option<&Value>> = self.uses[n]
@@ -337,17 +345,29 @@ impl<'g> Builder<'g> {
                 .map(|d| d.map(|d| self.value(d)))
                 .collect();
             let converted = if standard {
-                ops::convert(op_type, &Attrs(&node.attribute), &ins)
+                ops::convert(op_type, &Attrs(&node.attribute), &ins, node.output.len())
             } else {
                 Err(format!(
                     "operators of domain '{}' are not known to memplan",
                     node.domain.as_deref().unwrap_or("")
                 ))
             };
-            let op = match converted {
+            let mut op = match converted {
                 Ok(op) => op,
                 Err(why) => self.generic(node, &ins).ok_or_else(|| fail(why))?,
             };
+            if matches!(op_type, "Cast" | "ArgMax") && !op.sized_by_model {
+                // Their output keeps the type aidge_onnx gives a graph output (the ONNX
+                // output's elem_type) through set_datatype.
+                if let Some(t) = self.output_type(node) {
+                    op.outputs[0].1 = graph::element_bytes(t);
+                }
+            }
+            for (i, dims) in &op.resized_inputs {
+                if let Some(Some(Def::Init(k))) = self.uses[n].get(*i) {
+                    self.inits[*k].dims.clone_from(dims);
+                }
+            }
             if let Some((d, _)) = op
                 .outputs
                 .iter()
@@ -484,6 +504,19 @@ impl<'g> Builder<'g> {
                     .map(|(d, eb)| output(d, *eb, tag(rank, d.len())))
                     .collect(),
             });
+        }
+        // Producers a node's set_dataformat tags with its own format (Resize's scales).
+        for (n, op) in self.ops.iter().enumerate() {
+            let Some(op) = op else { continue };
+            let rank = self.primary_rank(n);
+            for &i in &op.formatted_inputs {
+                let p = match self.uses[n].get(i).copied().flatten() {
+                    Some(Def::Init(k)) => init_node[k],
+                    Some(Def::Node(m, 0)) if self.ops[m].is_none() => op_node[m],
+                    _ => continue,
+                };
+                nodes[p].outputs[0].data_format = tag(rank, rank);
+            }
         }
         let source = |d: Def| match d {
             Def::Input(i) if identity[i] => Source::Node(id_node[i], 0),
@@ -627,6 +660,45 @@ fn output(dims: &[u64], element_bytes: u64, data_format: String) -> Output {
         graph_output: false,
         data_format,
         token_based: false,
+    }
+}
+
+/// A Constant node's value as aidge_onnx's converter makes it: its `value` tensor, an
+/// int64 scalar or vector (`value_int(s)`), a float32 one (`value_float(s)`).
+fn constant(node: &proto::NodeProto) -> std::result::Result<Value, String> {
+    let attrs = Attrs(&node.attribute);
+    // (A `value` in external data is refused by refuse_unreadable already.)
+    if let Some(t) = attrs.tensor("value") {
+        let dims = graph::tensor_dims(t).ok_or("negative dims")?;
+        return Ok(Value {
+            dims,
+            values: graph::tensor_ints(t),
+            floats: graph::tensor_floats(t),
+            element_bytes: graph::element_bytes(t.data_type.unwrap_or(1)),
+        });
+    }
+    let value = |dims: Vec<u64>, values, floats, element_bytes| Value {
+        dims,
+        values,
+        floats,
+        element_bytes,
+    };
+    if let Some(i) = attrs.get("value_int").and_then(|a| a.i) {
+        Ok(value(Vec::new(), Some(vec![i]), None, 8))
+    } else if let Some(a) = attrs.get("value_ints") {
+        let n = a.ints.len() as u64;
+        Ok(value(vec![n], Some(a.ints.clone()), None, 8))
+    } else if let Some(f) = attrs.get("value_float").and_then(|a| a.f) {
+        Ok(value(Vec::new(), None, Some(vec![f]), 4))
+    } else if let Some(a) = attrs.get("value_floats") {
+        let n = a.floats.len() as u64;
+        Ok(value(vec![n], None, Some(a.floats.clone()), 4))
+    } else {
+        Err(
+            "only a Constant with a `value` tensor or a `value_int(s)` / `value_float(s)` \
+             attribute is supported (aidge_onnx imports the others as a GenericOperator)"
+                .into(),
+        )
     }
 }
 

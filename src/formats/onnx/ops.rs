@@ -176,7 +176,12 @@ fn elementwise_unary(op_type: &str) -> Option<&'static str> {
 /// Converts one node whose input values are known (`None` for an omitted optional input).
 /// Long on purpose: one short match arm per operator Aidge maps, so the whole operator
 /// table reads in one place (the shape rules are the helpers).
-pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpResult {
+pub fn convert(
+    op_type: &str,
+    attrs: &Attrs,
+    inputs: &[Option<&Value>],
+    outputs: usize,
+) -> OpResult {
     let x = || -> std::result::Result<&Value, String> {
         inputs
             .first()
@@ -196,16 +201,38 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             op.inputs.truncate(inputs.len().max(1));
             Ok(op)
         }
-        "Identity" | "Cast" => {
+        "Cast" => {
+            // Its output has the type it casts to (set_datatype leaves it); a type Aidge
+            // has no dtype for makes aidge_onnx import a GenericOperator.
+            let to = attrs.int("to", 0);
+            if !matches!(to, 1..=7 | 9..=13 | 16 | 21 | 22) {
+                return Ok(AidgeOp {
+                    sized_by_model: true,
+                    ..op(
+                        "Cast",
+                        vec![Category::Data],
+                        vec![Protect::All],
+                        x()?.dims.clone(),
+                    )
+                });
+            }
+            let v = x()?;
+            let mut o = op(
+                "Cast",
+                vec![Category::Data],
+                vec![Protect::All],
+                v.dims.clone(),
+            );
+            o.outputs[0].1 = super::graph::element_bytes(to as i32);
+            o.values = vec![v.values.clone()];
+            Ok(o)
+        }
+        "Identity" => {
             let v = x()?;
             let mut op = op(
                 op_type,
                 vec![Category::Data],
-                vec![if op_type == "Identity" {
-                    Protect::None
-                } else {
-                    Protect::All
-                }],
+                vec![Protect::None],
                 v.dims.clone(),
             );
             op.values = vec![v.values.clone()];
@@ -614,7 +641,7 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             let mut o = op(
                 "Unsqueeze",
                 vec![Category::Data, Category::Param],
-                vec![Protect::All],
+                vec![Protect::None],
                 dims,
             );
             o.naming = Naming::Output;
@@ -644,7 +671,7 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             let mut o = op(
                 "Squeeze",
                 vec![Category::Data, Category::Param],
-                vec![Protect::All],
+                vec![Protect::None],
                 dims,
             );
             o.naming = Naming::Output;
@@ -652,7 +679,7 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             Ok(o)
         }
         "Slice" => slice(x()?, inputs),
-        "Split" => split(attrs, x()?, inputs),
+        "Split" => split(attrs, x()?, inputs, outputs),
         "ReduceMean" | "ReduceSum" | "ReduceMax" | "ReduceMin" | "ReduceL1" | "ReduceL2" => {
             let v = x()?;
             let axes = axes_of(attrs, input(1), "axes")?.unwrap_or_default();
@@ -671,7 +698,10 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             let v = x()?;
             let a = axis(attrs.int("axis", 0), v.dims.len())?;
             let dims = reduce(&v.dims, &[a], attrs.int("keepdims", 1) != 0, false);
-            Ok(op("ArgMax", vec![Category::Data], vec![Protect::All], dims))
+            // Its indices stay int64 when the graph is set to float32.
+            let mut o = op("ArgMax", vec![Category::Data], vec![Protect::All], dims);
+            o.outputs[0].1 = 8;
+            Ok(o)
         }
         "Expand" => {
             let (v, s) = two(inputs)?;
@@ -769,7 +799,7 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             o.naming = Naming::Output;
             Ok(o)
         }
-        "Resize" => resize(x()?, inputs),
+        "Resize" => resize(attrs, x()?, inputs),
         _ => Err(unknown()),
     }
 }
@@ -961,10 +991,18 @@ fn gemm(attrs: &Attrs, inputs: &[Option<&Value>]) -> OpResult {
             x.dims, w.dims
         ));
     }
+    // aidge_onnx resizes a `[1, N]` bias to `[N]` before making the node.
+    let resized_inputs = match inputs.get(2).copied().flatten() {
+        Some(c) if c.dims.len() == 2 => vec![(2, vec![c.dims[1]])],
+        _ => Vec::new(),
+    };
     let mut cats = if !ta && tb && alpha == 1.0 && beta == 1.0 {
         let mut cats = vec![Category::Data, Category::Param, Category::Param];
         cats.truncate(inputs.len());
-        return Ok(op("FC", cats, vec![Protect::All], vec![m, n]));
+        return Ok(AidgeOp {
+            resized_inputs,
+            ..op("FC", cats, vec![Protect::All], vec![m, n])
+        });
     } else {
         vec![
             Category::Data,
@@ -988,7 +1026,10 @@ fn gemm(attrs: &Attrs, inputs: &[Option<&Value>]) -> OpResult {
     if beta != 1.0 && inputs.len() > 2 {
         protect.push(Protect::None);
     }
-    Ok(op("Gemm", cats, protect, vec![m, n]))
+    Ok(AidgeOp {
+        resized_inputs,
+        ..op("Gemm", cats, protect, vec![m, n])
+    })
 }
 
 /// Reshape to a constant shape (an initializer or Constant): 0 copies the input's
@@ -1048,20 +1089,27 @@ fn axes_of(
     }
 }
 
-/// The shape of a reduction over `axes` (all when empty, unless `noop`).
+/// The shape of a reduction over `axes` (all when empty, unless `noop`); Aidge's
+/// reductions give `[1]` where every axis goes (ONNX: a scalar).
 fn reduce(dims: &[u64], axes: &[usize], keep: bool, noop: bool) -> Vec<u64> {
     if axes.is_empty() && noop {
         return dims.to_vec();
     }
     let hit = |i: usize| axes.is_empty() || axes.contains(&i);
-    dims.iter()
+    let out: Vec<u64> = dims
+        .iter()
         .enumerate()
         .filter_map(|(i, &d)| match (hit(i), keep) {
             (true, true) => Some(1),
             (true, false) => None,
             (false, _) => Some(d),
         })
-        .collect()
+        .collect();
+    if out.is_empty() && !dims.is_empty() {
+        vec![1]
+    } else {
+        out
+    }
 }
 
 /// Integer arithmetic of two known small tensors (shape computations), broadcast.
@@ -1136,18 +1184,7 @@ fn slice(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         if step == 0 {
             return Err("a step is 0".into());
         }
-        let fix = |v: i64| if v < 0 { v.saturating_add(d) } else { v };
-        let (s, e) = (fix(starts[k]), fix(ends[k]));
-        let (s, e) = if step > 0 {
-            (s.clamp(0, d), e.clamp(0, d))
-        } else {
-            (s.clamp(0, d - 1), e.clamp(-1, d - 1))
-        };
-        let n = if step > 0 {
-            ((e - s).max(0) + step - 1) / step
-        } else {
-            ((s - e).max(0) - step - 1) / -step
-        };
+        let (s, n) = slice_bounds(d, starts[k], ends[k], step);
         dims[a] = n as u64;
         values = values.map(|v| (0..n).map(|i| v[(s + i * step) as usize]).collect());
     }
@@ -1168,9 +1205,50 @@ fn slice(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     Ok(o)
 }
 
+/// The start, end and length of a Slice along an axis of `d` elements, as Aidge's
+/// `Slice_Op::forwardDims` computes them: a negative bound plus `d` taken as unsigned
+/// (so one still negative wraps to a huge value), the start then capped at `d - 1` and
+/// the end at `d`, length `ceil((end - start) / step)`. Where Aidge fails (the step's
+/// sign opposite to `end - start`), ONNX's clamping rules. Returns (start, length).
+fn slice_bounds(d: i64, start: i64, end: i64, step: i64) -> (i64, i64) {
+    let wrap = |v: i64| {
+        if v < 0 {
+            v.wrapping_add(d) as u64
+        } else {
+            v as u64
+        }
+    };
+    let top = u64::try_from(d).unwrap_or(0);
+    let s = wrap(start).min(top.saturating_sub(1)) as i64;
+    let e = wrap(end).min(top) as i64;
+    if (e - s).signum() * step.signum() >= 0 {
+        let n = if step > 0 {
+            (e - s + step - 1) / step
+        } else {
+            (s - e - step - 1) / -step
+        };
+        return (s, n);
+    }
+    let fix = |v: i64| if v < 0 { v.saturating_add(d) } else { v };
+    let (s, e) = (fix(start), fix(end));
+    let (s, e) = if step > 0 {
+        (s.clamp(0, d), e.clamp(0, d))
+    } else {
+        (s.clamp(0, d - 1), e.clamp(-1, d - 1))
+    };
+    let n = if step > 0 {
+        ((e - s).max(0) + step - 1) / step
+    } else {
+        ((s - e).max(0) - step - 1) / -step
+    };
+    (s, n)
+}
+
 /// Split into the sizes of its constant `split` input (or attribute), else into
-/// equal parts, one per ONNX output.
-fn split(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+/// `num_outputs` (or as many as the node has outputs) parts as Aidge cuts them: each
+/// `d / n` (rounded down), the last one the rest (ONNX's equal parts where Aidge fails:
+/// more parts than elements).
+fn split(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>], outputs: usize) -> OpResult {
     let a = axis(attrs.int("axis", 0), x.dims.len())?;
     let d = x.dims[a];
     let sizes: Vec<u64> = match inputs.get(1).copied().flatten() {
@@ -1184,16 +1262,24 @@ fn split(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         None => match attrs.ints("split") {
             Some(s) => s.iter().map(|&s| s.max(0) as u64).collect(),
             None => {
-                let n = attrs.int("num_outputs", 0).max(0) as u64;
+                let n = match attrs.int("num_outputs", 0) {
+                    n if n > 0 => n as u64,
+                    _ => outputs as u64,
+                };
                 if n == 0 {
-                    return Err(
-                        "its number of outputs is unknown (no split, no num_outputs)".into(),
-                    );
+                    return Err("it has no outputs".into());
                 }
-                let each = d.div_ceil(n);
-                (0..n)
-                    .map(|i| each.min(d.saturating_sub(i * each)))
-                    .collect()
+                if n <= d {
+                    let each = d / n;
+                    (0..n)
+                        .map(|i| if i + 1 == n { d - each * (n - 1) } else { each })
+                        .collect()
+                } else {
+                    let each = d.div_ceil(n);
+                    (0..n)
+                        .map(|i| each.min(d.saturating_sub(i * each)))
+                        .collect()
+                }
             }
         },
     };
@@ -1216,31 +1302,37 @@ fn split(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     })
 }
 
-/// Resize to constant `sizes` (input 3), or by constant integral `scales` (input 2).
-fn resize(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+/// Resize to constant `sizes` (input 3), or by constant `scales` (input 2), given for
+/// every axis or for those of its `axes` attribute.
+fn resize(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     let get = |i: usize| inputs.get(i).copied().flatten();
-    let dims: Vec<u64> = if let Some(s) = get(3) {
-        s.values
-            .as_ref()
-            .ok_or("its sizes are not constant")?
+    let r = x.dims.len();
+    let at = match attrs.ints("axes") {
+        Some(a) if !a.is_empty() => a
             .iter()
-            .map(|&v| v.max(0) as u64)
-            .collect()
+            .map(|&a| axis(a, r))
+            .collect::<std::result::Result<Vec<_>, _>>()?,
+        _ => (0..r).collect(),
+    };
+    let mut dims = x.dims.clone();
+    if let Some(s) = get(3) {
+        let v = s.values.as_ref().ok_or("its sizes are not constant")?;
+        if v.len() != at.len() {
+            return Err(format!("sizes {v:?} do not fit dims {:?}", x.dims));
+        }
+        for (&a, &v) in at.iter().zip(v) {
+            dims[a] = v.max(0) as u64;
+        }
     } else if let Some(sc) = get(2) {
         let f = sc.floats.as_ref().ok_or("its scales are not constant")?;
-        if f.len() != x.dims.len() {
+        if f.len() != at.len() {
             return Err(format!("scales {f:?} do not fit dims {:?}", x.dims));
         }
-        x.dims
-            .iter()
-            .zip(f)
-            .map(|(&d, &s)| (d as f64 * s as f64).floor().max(0.0) as u64)
-            .collect()
+        for (&a, &s) in at.iter().zip(f) {
+            dims[a] = (x.dims[a] as f64 * s as f64).floor().max(0.0) as u64;
+        }
     } else {
         return Err("it has neither scales nor sizes".into());
-    };
-    if dims.len() != x.dims.len() {
-        return Err(format!("sizes {dims:?} do not fit dims {:?}", x.dims));
     }
     let mut cats = vec![
         Category::Data,
@@ -1249,7 +1341,11 @@ fn resize(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         Category::Param,
     ];
     cats.truncate(inputs.len().max(1));
-    Ok(op("Resize", cats, vec![Protect::None], dims))
+    let mut o = op("Resize", cats, vec![Protect::None], dims);
+    o.formatted_inputs = (2..4)
+        .filter(|&i| get(i).is_some_and(|v| elements(&v.dims) == r as u64))
+        .collect();
+    Ok(o)
 }
 
 #[cfg(test)]
