@@ -47,6 +47,11 @@ pub struct Value {
     /// Bytes per element of a constant's ONNX type (QuantizeLinear's output takes its
     /// zero point's); 4 for computed values.
     pub element_bytes: u64,
+    /// Whether `values` were folded through an operator Aidge 0.10.1 does not run
+    /// before sizing the graph (Mod, or a Reshape or Transpose of small integer
+    /// tensors), or from such values: its forward_dims cannot know them, so a node
+    /// sized by them is sized by ONNX's rules ("from the model").
+    pub folded: bool,
 }
 
 /// aidge_onnx's `onnx_to_aidge_name`: `/`, `.` and `:` become `_`, one leading `_`

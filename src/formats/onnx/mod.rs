@@ -100,7 +100,16 @@ fn symbol(input: &str, axis: usize, d: &proto::Dimension) -> String {
 /// symbolic dimensions fixed by `dims` (name, value); the others take their default.
 pub fn read(bytes: &[u8], dims: &[(String, u64)]) -> Result<Schedule> {
     let graph = decode(bytes)?;
-    Builder::new(&graph, dims)?.schedule()
+    // Aidge's own rules first; a model they cannot size (Aidge's Slice bounds giving
+    // shapes that no longer fit) is read again with ONNX's, the nodes where the two
+    // differ marked as sized from the model.
+    match Builder::new(&graph, dims, ops::Rules::Aidge) {
+        Ok(b) => b.schedule(),
+        Err(first) => match Builder::new(&graph, dims, ops::Rules::Onnx) {
+            Ok(b) => b.schedule(),
+            Err(_) => Err(first),
+        },
+    }
 }
 
 /// Where a value of the graph comes from, in Aidge's graph.
@@ -202,7 +211,11 @@ fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
 }
 
 impl<'g> Builder<'g> {
-    fn new(graph: &'g proto::GraphProto, dims: &[(String, u64)]) -> Result<Self> {
+    fn new(
+        graph: &'g proto::GraphProto,
+        dims: &[(String, u64)],
+        rules: ops::Rules,
+    ) -> Result<Self> {
         refuse_unreadable(graph)?;
         let mut inits = Vec::with_capacity(graph.initializer.len());
         for t in &graph.initializer {
@@ -224,6 +237,7 @@ impl<'g> Builder<'g> {
                 values: graph::tensor_ints(t),
                 floats: graph::tensor_floats(t),
                 element_bytes: graph::element_bytes(t.data_type.unwrap_or(1)),
+                folded: false,
             });
         }
         let mut inputs = Vec::new();
@@ -255,6 +269,7 @@ impl<'g> Builder<'g> {
                 values: None,
                 floats: None,
                 element_bytes: 4,
+                folded: false,
             });
         }
         let uses = graph::uses(graph).map_err(Error::whole)?;
@@ -266,7 +281,7 @@ impl<'g> Builder<'g> {
             ops: Vec::new(),
             outs: Vec::new(),
         };
-        b.infer()?;
+        b.infer(rules)?;
         Ok(b)
     }
 
@@ -324,7 +339,7 @@ impl<'g> Builder<'g> {
     }
 
     /// Converts every node in file order (a valid ONNX graph is topologically sorted).
-    fn infer(&mut self) -> Result<()> {
+    fn infer(&mut self, rules: ops::Rules) -> Result<()> {
         for (n, node) in self.graph.node.iter().enumerate() {
             let op_type = node.op_type.as_deref().unwrap_or("");
             let name = node.name.as_deref().unwrap_or("");
@@ -345,7 +360,13 @@ impl<'g> Builder<'g> {
                 .map(|d| d.map(|d| self.value(d)))
                 .collect();
             let converted = if standard {
-                ops::convert(op_type, &Attrs(&node.attribute), &ins, node.output.len())
+                ops::convert(
+                    op_type,
+                    &Attrs(&node.attribute),
+                    &ins,
+                    node.output.len(),
+                    rules,
+                )
             } else {
                 Err(format!(
                     "operators of domain '{}' are not known to memplan",
@@ -363,6 +384,17 @@ impl<'g> Builder<'g> {
                     op.outputs[0].1 = graph::element_bytes(t);
                 }
             }
+            // A node sized by folded values is sized by ONNX's rules, which Aidge's
+            // forward_dims cannot follow (it reads them before any kernel ran).
+            let folded_in = ins.iter().flatten().any(|v| v.folded && v.values.is_some());
+            if !matches!(op_type, "Shape" | "Size")
+                && ins
+                    .iter()
+                    .zip(&op.inputs)
+                    .any(|(v, c)| *c == Category::Param && v.is_some_and(|v| v.folded))
+            {
+                op.sized_by_model = true;
+            }
             for (i, dims) in &op.resized_inputs {
                 if let Some(Some(Def::Init(k))) = self.uses[n].get(*i) {
                     self.inits[*k].dims.clone_from(dims);
@@ -377,15 +409,20 @@ impl<'g> Builder<'g> {
                     "its output of dims {d:?} is larger than memplan plans (2^48 elements)"
                 )));
             }
+            let folds = folded_in || matches!(op_type, "Mod" | "Reshape" | "Transpose");
             let outs: Vec<Value> = op
                 .outputs
                 .iter()
                 .enumerate()
-                .map(|(o, (d, _))| Value {
-                    dims: d.clone(),
-                    values: op.values.get(o).cloned().flatten(),
-                    floats: None,
-                    element_bytes: 4,
+                .map(|(o, (d, _))| {
+                    let values = op.values.get(o).cloned().flatten();
+                    Value {
+                        dims: d.clone(),
+                        folded: folds && values.is_some(),
+                        values,
+                        floats: None,
+                        element_bytes: 4,
+                    }
                 })
                 .collect();
             self.ops.push(Some(op));
@@ -675,6 +712,7 @@ fn constant(node: &proto::NodeProto) -> std::result::Result<Value, String> {
             values: graph::tensor_ints(t),
             floats: graph::tensor_floats(t),
             element_bytes: graph::element_bytes(t.data_type.unwrap_or(1)),
+            folded: false,
         });
     }
     let value = |dims: Vec<u64>, values, floats, element_bytes| Value {
@@ -682,6 +720,7 @@ fn constant(node: &proto::NodeProto) -> std::result::Result<Value, String> {
         values,
         floats,
         element_bytes,
+        folded: false,
     };
     if let Some(i) = attrs.get("value_int").and_then(|a| a.i) {
         Ok(value(Vec::new(), Some(vec![i]), None, 8))
