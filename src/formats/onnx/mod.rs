@@ -576,8 +576,13 @@ impl<'g> Builder<'g> {
                             Protect::All => elems,
                             Protect::Padding(p) => p,
                         };
+                        // An empty tensor (an empty Slice of a shape, ONNX's rules) is no
+                        // edge: nothing to place, and Aidge's stacks refuse 0-byte blocks.
                         let parent = match def.map(source) {
-                            Some(Source::Node(p, o)) => {
+                            Some(Source::Node(p, o))
+                                if elems > 0
+                                    || !matches!(def, Some(Def::Node(m, _)) if self.ops[*m].is_some()) =>
+                            {
                                 nodes[p].outputs[o].consumers.push(Consumer {
                                     node: me,
                                     input: index,
@@ -593,7 +598,9 @@ impl<'g> Builder<'g> {
                         });
                     }
                     Category::Param => {
-                        if let Some(Source::Node(p, o)) = def.map(source) {
+                        let empty = matches!(def, Some(Def::Node(m, _)) if self.ops[*m].is_some())
+                            && def.is_some_and(|d| ops::elements(&self.value(d).dims) == 0);
+                        if let (Some(Source::Node(p, o)), false) = (def.map(source), empty) {
                             let readers = &mut nodes[p].outputs[o].param_readers;
                             if !readers.contains(&me) {
                                 readers.push(me);
