@@ -19,7 +19,7 @@ counted, not fatal. Prints per operator type the counts, then the totals; exits 
 on a difference, a panic or a refusal without a message.
 Usage: .venv/bin/python tests/parity/onnx_nodes_diff.py [--all] [OP_TYPE ...]
 (no argument: the operators of CI_OPS and the cases of CI_CASES, a few minutes; --all: the
-1,884 models, ~15 min;
+1,884 models, 3-15 min with the load;
 OP_TYPE: the cases that use it). Or run.py onnx_nodes.
 """
 
