@@ -19,6 +19,22 @@ pub(super) fn consumers(out: &Output) -> Vec<NodeId> {
     c
 }
 
+/// The dependencies `generate_memory` (the single-memory driver) gives an output's space:
+/// its data readers only, or, for an output read through parameter inputs alone, those
+/// readers. A node reading the output as a parameter (a Shape, a Gather's indices, a
+/// Clip's bound) after its last data reader does not keep the space alive there, as it
+/// does in the two other drivers; found against the wheel on the graphs of
+/// docs/aidge-parity.md ("Parameter readers").
+pub(super) fn data_consumers(out: &Output) -> Vec<NodeId> {
+    if out.consumers.is_empty() {
+        return consumers(out);
+    }
+    let mut c: Vec<NodeId> = out.consumers.iter().map(|c| c.node).collect();
+    c.sort_unstable();
+    c.dedup();
+    c
+}
+
 /// The parent's live plane feeding `input`, if planned (Aidge takes the last
 /// `nbOutputs` planes of the parent) and its space is not released.
 pub(super) fn parent_plane(

@@ -1,7 +1,7 @@
 //! The node loop shared by the three drivers (Aidge's `SequentialScheduler`
 //! walks its static schedule once, node by node, one tick per planned node).
 
-use super::inputs::{consumers, is_planned, parent_plane, readers, scan_inputs};
+use super::inputs::{consumers, data_consumers, is_planned, parent_plane, readers, scan_inputs};
 use super::{concat, geometry, Driver, DriverOptions, DEFAULT_CAPACITY};
 use crate::manager::{Layout, MemoryManager, MemoryPlane, NodeId};
 use crate::model::{Component, Plan, Step};
@@ -108,7 +108,10 @@ impl Run<'_> {
     /// may reuse (in place or wrapping around), or in a new space.
     fn output(&mut self, id: NodeId, node: &Node, o: usize, out: &Output) -> Result<()> {
         let (schedule, opts, multi) = (self.schedule, self.opts, self.multi);
-        let childs = consumers(out);
+        let childs = match opts.driver {
+            Driver::Memory => data_consumers(out),
+            _ => consumers(out),
+        };
         // Every driver rounds the bytes it reserves up to `memory_alignment`;
         // checkInPlace and the auto-concat offsets compare unrounded bytes.
         let raw = out.required_memory.wrapping_mul(out.element_bytes);

@@ -19,6 +19,10 @@ MobileNet-v3-Large, a small BERT with symbolic dims):
    each of the three drivers, then `memplan convert -o memplan.txt`, must equal the
    memory_info.txt aidge_core.mem_info.log_meminfo_text writes for Aidge's own plan of
    the same scheduler, byte for byte.
+5. a model Aidge itself cannot size (no reference) must open in memplan or be refused
+   naming a node; a corpus model memplan opens must have, for every output ONNX's own
+   shape inference (data propagation on) sizes statically, the same dims
+   (onnx_shapes_differ: an independent check of the ONNX rules memplan follows there).
 
 Prints one line per model and "N passed, N failed"; exits non-zero on any failure.
 Usage: .venv/bin/python tests/parity/onnx_diff.py [MODEL ... | --corpus]
@@ -29,6 +33,7 @@ Usage: .venv/bin/python tests/parity/onnx_diff.py [MODEL ... | --corpus]
 import gzip
 import json
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -52,6 +57,7 @@ MODELS = {m: (aidge_cases.BENCH / "models" / f"{m}.onnx.gz", [IMAGE], [])
 for m in ["resnet34", "densenet169", "mobilenet_v3_large"]:
     MODELS[m] = (ROOT / "tests" / "data" / "onnx" / f"{m}.onnx.gz", [IMAGE], [])
 MODELS["tiny_cnn"] = (ROOT / "tests" / "data" / "onnx" / "tiny_cnn.onnx", [[2, 3, 16, 16]], ["N=2"])
+MODELS["param_readers"] = (ROOT / "tests" / "data" / "onnx" / "param_readers.onnx", [[2, 3]], [])
 MODELS["bert_small"] = (ROOT / "tests" / "data" / "onnx" / "bert_small.onnx.gz",
                         [[1, 16, 128]], ["batch=1", "sequence=16"])
 # The corpus of real exports (tests/parity/onnx_corpus.py): weight-free, every input dim fixed.
@@ -219,6 +225,48 @@ def inflate(data):
     return m.SerializeToString(), dims
 
 
+def onnx_shapes_differ(data, memplan_json):
+    """An independent check of a model Aidge cannot size: every output dims ONNX's own
+    shape inference (with data propagation, onnx.shape_inference) gives statically
+    must be memplan's (Aidge's [1] for ONNX's scalar counts as equal). Returns the
+    first differences, or None."""
+    import onnx
+    m = onnx.load_from_string(data)
+    inf = onnx.shape_inference.infer_shapes(m, data_prop=True)
+    known = {}
+    for v in list(inf.graph.value_info) + list(inf.graph.output):
+        t = v.type.tensor_type
+        if t.HasField("shape") and all(d.HasField("dim_value") for d in t.shape.dim):
+            known[v.name] = [d.dim_value for d in t.shape.dim]
+
+    def aidge_name(n):
+        n = re.sub(r"[/.:]", "_", n)
+        n = n[1:] if n.startswith("_") else n
+        return "data_" + n if n[:1].isdigit() else n
+
+    by_name = {}
+    for n in json.loads(memplan_json.read_text())["schedule"]["nodes"]:
+        by_name.setdefault(n["name"], n)
+    diffs, same = [], 0
+    for node in m.graph.node:
+        names = [aidge_name(node.name), "layer_" + aidge_name(node.name),
+                 aidge_name(node.output[0])] if node.output else []
+        ours = next((by_name[k] for k in names if k in by_name), None)
+        if ours is None or node.op_type == "Constant":
+            continue
+        for o, out in enumerate(node.output):
+            if o < len(ours["outputs"]) and out in known:
+                a, b = ours["outputs"][o]["dims"], known[out]
+                if a == b or (b == [] and a == [1]):
+                    same += 1
+                else:
+                    diffs.append(f"{node.name or out} ({node.op_type}) output {o}: "
+                                 f"memplan {a}, ONNX {b}")
+    if not same:
+        return "no output of memplan's schedule found in ONNX's shape inference"
+    return "; ".join(diffs[:3]) if diffs else None
+
+
 def check(name, tmp):
     gz, dims, cli_dims = MODELS[name]
     data = gzip.open(gz).read() if gz.suffix == ".gz" else gz.read_bytes()
@@ -230,6 +278,7 @@ def check_bytes(name, data, dims, cli_dims, tmp):
     weight-free initializers filled with zeros for Aidge)."""
     onnx_path = tmp / f"{name}.onnx"
     onnx_path.write_bytes(data)
+    dims_from_file = dims is None
     if dims is None:
         full, dims = inflate(data)
         aidge_path = tmp / f"{name}.full.onnx"
@@ -247,6 +296,12 @@ def check_bytes(name, data, dims, cli_dims, tmp):
         r = subprocess.run([str(MEMPLAN), *map(str, args)], capture_output=True, text=True)
         if r.returncode == 0:
             n = len(json.loads(out.read_text())["schedule"]["nodes"])
+            if dims_from_file:
+                d = onnx_shapes_differ(data, out)
+                if d:
+                    return f"{e}; memplan opens it, but its sizes differ from ONNX's: {d}"
+                raise AidgeFails(f"{e}; memplan opens it ({n} nodes, its sizes those of "
+                                 "ONNX's shape inference)")
             raise AidgeFails(f"{e}; memplan opens it ({n} nodes)")
         if "node '" not in r.stderr or "panick" in r.stderr:
             return f"{e}; memplan: {r.stderr.strip()}"

@@ -9,7 +9,7 @@ aidge_onnx does.
 
 Usage: .venv/bin/python tests/parity/onnx_models.py [OUT_DIR]   (default tests/data/onnx: writes
 NAME.onnx.gz, and tiny_cnn.onnx with the bad models external_data.onnx and unknown_op.onnx, and
-generic_op.onnx)
+generic_op.onnx, and param_readers.onnx)
 Pinned: onnx 1.23.2 (the version aidge_onnx 0.10.1 installs in .venv).
 """
 
@@ -315,6 +315,30 @@ def bad_models(out):
     (out / "generic_op.onnx").write_bytes(m.SerializeToString())
 
 
+def param_readers():
+    """Outputs read through parameter inputs after their last data reader: a ReduceMean
+    read by a ReLU (data) and later as a Clip's bound, a Cast read by a ReLU (data) and
+    later as a Gather's indices. Aidge's `generate_memory` releases such a space at
+    its last data reader; multiple-mems and auto-concat wait for every reader."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    nodes = [
+        helper.make_node("ReduceMean", ["x"], ["mean"], name="mean", keepdims=0),
+        helper.make_node("Relu", ["mean"], ["mean_relu"], name="mean_relu"),
+        helper.make_node("Relu", ["x"], ["a1"], name="a1"),
+        helper.make_node("Relu", ["a1"], ["a2"], name="a2"),
+        helper.make_node("Clip", ["a2", "mean"], ["clipped"], name="clip"),
+        helper.make_node("Cast", ["x"], ["idx"], name="idx", to=TensorProto.INT64),
+        helper.make_node("Cast", ["idx"], ["idx_f"], name="idx_f", to=TensorProto.FLOAT),
+        helper.make_node("Relu", ["idx_f"], ["idx_r"], name="idx_r"),
+        helper.make_node("Gather", ["table", "idx"], ["rows"], name="rows", axis=0),
+    ]
+    table = onnx.numpy_helper.from_array(np.zeros((5, 4), np.float32), "table")
+    out = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None)
+           for n in ("mean_relu", "clipped", "idx_r", "rows")]
+    graph = helper.make_graph(nodes, "param_readers", [x], out, [table])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
 MODELS = {"resnet34": resnet34, "densenet169": densenet169,
           "mobilenet_v3_large": mobilenet_v3_large, "bert_small": bert_small}
 
@@ -328,6 +352,7 @@ def main(out):
             f.write(data)
         print(name, len(data), "bytes")
     (out / "tiny_cnn.onnx").write_bytes(tiny_cnn().SerializeToString())
+    (out / "param_readers.onnx").write_bytes(param_readers().SerializeToString())
     bad_models(out)
 
 

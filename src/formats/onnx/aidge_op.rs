@@ -56,6 +56,13 @@ pub struct AidgeOp {
     pub values: Vec<Option<Vec<i64>>>,
     /// True for a node opened with the shapes the file gives (see `Builder::generic`).
     pub sized_by_model: bool,
+    /// Initializer inputs aidge_onnx's converter resizes in place at import (ONNX input
+    /// index, new dims): Gemm's `[1, N]` bias becomes `[N]`. The Producer, shared by
+    /// every reader, takes the new dims.
+    pub resized_inputs: Vec<(usize, Vec<u64>)>,
+    /// Constant inputs whose tensor the node's `set_dataformat` tags with the node's own
+    /// data format (Resize's scales, which it permutes along with the data's axes).
+    pub formatted_inputs: Vec<usize>,
 }
 
 /// Why a node cannot be converted: the caller adds the node's name and type.
@@ -82,5 +89,7 @@ pub(super) fn op(
         outputs: vec![(dims, 4)],
         values: Vec::new(),
         sized_by_model: false,
+        resized_inputs: Vec::new(),
+        formatted_inputs: Vec::new(),
     }
 }

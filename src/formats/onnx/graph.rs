@@ -9,7 +9,7 @@ use std::collections::HashMap;
 pub struct Attrs<'a>(pub &'a [AttributeProto]);
 
 impl<'a> Attrs<'a> {
-    fn get(&self, name: &str) -> Option<&'a AttributeProto> {
+    pub fn get(&self, name: &str) -> Option<&'a AttributeProto> {
         self.0.iter().find(|a| a.name.as_deref() == Some(name))
     }
 
@@ -47,6 +47,11 @@ pub struct Value {
     /// Bytes per element of a constant's ONNX type (QuantizeLinear's output takes its
     /// zero point's); 4 for computed values.
     pub element_bytes: u64,
+    /// Whether `values` were folded through an operator Aidge 0.10.1 does not run
+    /// before sizing the graph (Mod, or a Reshape or Transpose of small integer
+    /// tensors), or from such values: its forward_dims cannot know them, so a node
+    /// sized by them is sized by ONNX's rules ("from the model").
+    pub folded: bool,
 }
 
 /// aidge_onnx's `onnx_to_aidge_name`: `/`, `.` and `:` become `_`, one leading `_`
@@ -91,18 +96,18 @@ pub fn tensor_dims(t: &TensorProto) -> Option<Vec<u64>> {
     t.dims.iter().map(|&d| u64::try_from(d).ok()).collect()
 }
 
-/// Integer contents of a small integer tensor (INT64 = 7, INT32 = 6), raw or typed.
-/// Bytes per element of an ONNX element type: bool, (u)int8 → 1; (b)float16, (u)int16
-/// → 2; 64-bit → 8; else 4.
+/// Bytes per element of an ONNX element type as Aidge stores it: bool, (u)int8, (u)int4
+/// → 1; (b)float16, (u)int16 → 2; 64-bit → 8; else 4.
 pub fn element_bytes(elem_type: i32) -> u64 {
     match elem_type {
-        2 | 3 | 9 => 1,
+        2 | 3 | 9 | 21 | 22 => 1,
         4 | 5 | 10 | 16 => 2,
         7 | 11 | 13 => 8,
         _ => 4,
     }
 }
 
+/// Integer contents of a small integer tensor (INT64 = 7, INT32 = 6), raw or typed.
 pub fn tensor_ints(t: &TensorProto) -> Option<Vec<i64>> {
     const MAX: usize = 64;
     match t.data_type {

@@ -100,7 +100,16 @@ fn symbol(input: &str, axis: usize, d: &proto::Dimension) -> String {
 /// symbolic dimensions fixed by `dims` (name, value); the others take their default.
 pub fn read(bytes: &[u8], dims: &[(String, u64)]) -> Result<Schedule> {
     let graph = decode(bytes)?;
-    Builder::new(&graph, dims)?.schedule()
+    // Aidge's own rules first; a model they cannot size (Aidge's Slice bounds giving
+    // shapes that no longer fit) is read again with ONNX's, the nodes where the two
+    // differ marked as sized from the model.
+    match Builder::new(&graph, dims, ops::Rules::Aidge) {
+        Ok(b) => b.schedule(),
+        Err(first) => match Builder::new(&graph, dims, ops::Rules::Onnx) {
+            Ok(b) => b.schedule(),
+            Err(_) => Err(first),
+        },
+    }
 }
 
 /// Where a value of the graph comes from, in Aidge's graph.
@@ -202,7 +211,11 @@ fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
 }
 
 impl<'g> Builder<'g> {
-    fn new(graph: &'g proto::GraphProto, dims: &[(String, u64)]) -> Result<Self> {
+    fn new(
+        graph: &'g proto::GraphProto,
+        dims: &[(String, u64)],
+        rules: ops::Rules,
+    ) -> Result<Self> {
         refuse_unreadable(graph)?;
         let mut inits = Vec::with_capacity(graph.initializer.len());
         for t in &graph.initializer {
@@ -224,6 +237,7 @@ impl<'g> Builder<'g> {
                 values: graph::tensor_ints(t),
                 floats: graph::tensor_floats(t),
                 element_bytes: graph::element_bytes(t.data_type.unwrap_or(1)),
+                folded: false,
             });
         }
         let mut inputs = Vec::new();
@@ -255,6 +269,7 @@ impl<'g> Builder<'g> {
                 values: None,
                 floats: None,
                 element_bytes: 4,
+                folded: false,
             });
         }
         let uses = graph::uses(graph).map_err(Error::whole)?;
@@ -266,7 +281,7 @@ impl<'g> Builder<'g> {
             ops: Vec::new(),
             outs: Vec::new(),
         };
-        b.infer()?;
+        b.infer(rules)?;
         Ok(b)
     }
 
@@ -295,7 +310,24 @@ impl<'g> Builder<'g> {
             values: Vec::new(),
             outputs,
             sized_by_model: true,
+            resized_inputs: Vec::new(),
+            formatted_inputs: Vec::new(),
         })
+    }
+
+    /// The elem_type the graph outputs give a node's first output, if it is one.
+    fn output_type(&self, node: &proto::NodeProto) -> Option<i32> {
+        let name = node.output.first()?;
+        self.graph
+            .output
+            .iter()
+            .find(|v| v.name.as_ref() == Some(name))?
+            .r#type
+            .as_ref()?
+            .tensor_type
+            .as_ref()?
+            .elem_type
+            .filter(|&t| t != 0)
     }
 
     fn value(&self, def: Def) -> &Value {
@@ -307,7 +339,7 @@ impl<'g> Builder<'g> {
     }
 
     /// Converts every node in file order (a valid ONNX graph is topologically sorted).
-    fn infer(&mut self) -> Result<()> {
+    fn infer(&mut self, rules: ops::Rules) -> Result<()> {
         for (n, node) in self.graph.node.iter().enumerate() {
             let op_type = node.op_type.as_deref().unwrap_or("");
             let name = node.name.as_deref().unwrap_or("");
@@ -315,21 +347,12 @@ impl<'g> Builder<'g> {
                 |why: String| Error::whole(format!("node '{name}' (op type {op_type}): {why}"));
             let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
             if standard && op_type == "Constant" {
-                let t = Attrs(&node.attribute).tensor("value").ok_or_else(|| {
-                    fail("only a Constant with a tensor `value` is supported".into())
-                })?;
-                refuse_external("Constant", name, t)?;
-                let dims = graph::tensor_dims(t).ok_or_else(|| fail("negative dims".into()))?;
-                if ops::elements(&dims) > MAX_ELEMENTS {
-                    return Err(fail(format!("its dims {dims:?} are too large")));
+                let v = constant(node).map_err(fail)?;
+                if ops::elements(&v.dims) > MAX_ELEMENTS {
+                    return Err(fail(format!("its dims {:?} are too large", v.dims)));
                 }
                 self.ops.push(None);
-                self.outs.push(vec![Value {
-                    dims,
-                    values: graph::tensor_ints(t),
-                    floats: graph::tensor_floats(t),
-                    element_bytes: graph::element_bytes(t.data_type.unwrap_or(1)),
-                }]);
+                self.outs.push(vec![v]);
                 continue;
             }
             let ins: Vec<Option<&Value>> = self.uses[n]
@@ -337,17 +360,46 @@ impl<'g> Builder<'g> {
                 .map(|d| d.map(|d| self.value(d)))
                 .collect();
             let converted = if standard {
-                ops::convert(op_type, &Attrs(&node.attribute), &ins)
+                ops::convert(
+                    op_type,
+                    &Attrs(&node.attribute),
+                    &ins,
+                    node.output.len(),
+                    rules,
+                )
             } else {
                 Err(format!(
                     "operators of domain '{}' are not known to memplan",
                     node.domain.as_deref().unwrap_or("")
                 ))
             };
-            let op = match converted {
+            let mut op = match converted {
                 Ok(op) => op,
                 Err(why) => self.generic(node, &ins).ok_or_else(|| fail(why))?,
             };
+            if matches!(op_type, "Cast" | "ArgMax") && !op.sized_by_model {
+                // Their output keeps the type aidge_onnx gives a graph output (the ONNX
+                // output's elem_type) through set_datatype.
+                if let Some(t) = self.output_type(node) {
+                    op.outputs[0].1 = graph::element_bytes(t);
+                }
+            }
+            // A node sized by folded values is sized by ONNX's rules, which Aidge's
+            // forward_dims cannot follow (it reads them before any kernel ran).
+            let folded_in = ins.iter().flatten().any(|v| v.folded && v.values.is_some());
+            if !matches!(op_type, "Shape" | "Size")
+                && ins
+                    .iter()
+                    .zip(&op.inputs)
+                    .any(|(v, c)| *c == Category::Param && v.is_some_and(|v| v.folded))
+            {
+                op.sized_by_model = true;
+            }
+            for (i, dims) in &op.resized_inputs {
+                if let Some(Some(Def::Init(k))) = self.uses[n].get(*i) {
+                    self.inits[*k].dims.clone_from(dims);
+                }
+            }
             if let Some((d, _)) = op
                 .outputs
                 .iter()
@@ -357,15 +409,20 @@ impl<'g> Builder<'g> {
                     "its output of dims {d:?} is larger than memplan plans (2^48 elements)"
                 )));
             }
+            let folds = folded_in || matches!(op_type, "Mod" | "Reshape" | "Transpose");
             let outs: Vec<Value> = op
                 .outputs
                 .iter()
                 .enumerate()
-                .map(|(o, (d, _))| Value {
-                    dims: d.clone(),
-                    values: op.values.get(o).cloned().flatten(),
-                    floats: None,
-                    element_bytes: 4,
+                .map(|(o, (d, _))| {
+                    let values = op.values.get(o).cloned().flatten();
+                    Value {
+                        dims: d.clone(),
+                        folded: folds && values.is_some(),
+                        values,
+                        floats: None,
+                        element_bytes: 4,
+                    }
                 })
                 .collect();
             self.ops.push(Some(op));
@@ -485,6 +542,19 @@ impl<'g> Builder<'g> {
                     .collect(),
             });
         }
+        // Producers a node's set_dataformat tags with its own format (Resize's scales).
+        for (n, op) in self.ops.iter().enumerate() {
+            let Some(op) = op else { continue };
+            let rank = self.primary_rank(n);
+            for &i in &op.formatted_inputs {
+                let p = match self.uses[n].get(i).copied().flatten() {
+                    Some(Def::Init(k)) => init_node[k],
+                    Some(Def::Node(m, 0)) if self.ops[m].is_none() => op_node[m],
+                    _ => continue,
+                };
+                nodes[p].outputs[0].data_format = tag(rank, rank);
+            }
+        }
         let source = |d: Def| match d {
             Def::Input(i) if identity[i] => Source::Node(id_node[i], 0),
             Def::Input(_) => Source::GraphInput,
@@ -506,8 +576,13 @@ impl<'g> Builder<'g> {
                             Protect::All => elems,
                             Protect::Padding(p) => p,
                         };
+                        // An empty tensor (an empty Slice of a shape, ONNX's rules) is no
+                        // edge: nothing to place, and Aidge's stacks refuse 0-byte blocks.
                         let parent = match def.map(source) {
-                            Some(Source::Node(p, o)) => {
+                            Some(Source::Node(p, o))
+                                if elems > 0
+                                    || !matches!(def, Some(Def::Node(m, _)) if self.ops[*m].is_some()) =>
+                            {
                                 nodes[p].outputs[o].consumers.push(Consumer {
                                     node: me,
                                     input: index,
@@ -523,7 +598,9 @@ impl<'g> Builder<'g> {
                         });
                     }
                     Category::Param => {
-                        if let Some(Source::Node(p, o)) = def.map(source) {
+                        let empty = matches!(def, Some(Def::Node(m, _)) if self.ops[*m].is_some())
+                            && def.is_some_and(|d| ops::elements(&self.value(d).dims) == 0);
+                        if let (Some(Source::Node(p, o)), false) = (def.map(source), empty) {
                             let readers = &mut nodes[p].outputs[o].param_readers;
                             if !readers.contains(&me) {
                                 readers.push(me);
@@ -627,6 +704,47 @@ fn output(dims: &[u64], element_bytes: u64, data_format: String) -> Output {
         graph_output: false,
         data_format,
         token_based: false,
+    }
+}
+
+/// A Constant node's value as aidge_onnx's converter makes it: its `value` tensor, an
+/// int64 scalar or vector (`value_int(s)`), a float32 one (`value_float(s)`).
+fn constant(node: &proto::NodeProto) -> std::result::Result<Value, String> {
+    let attrs = Attrs(&node.attribute);
+    // (A `value` in external data is refused by refuse_unreadable already.)
+    if let Some(t) = attrs.tensor("value") {
+        let dims = graph::tensor_dims(t).ok_or("negative dims")?;
+        return Ok(Value {
+            dims,
+            values: graph::tensor_ints(t),
+            floats: graph::tensor_floats(t),
+            element_bytes: graph::element_bytes(t.data_type.unwrap_or(1)),
+            folded: false,
+        });
+    }
+    let value = |dims: Vec<u64>, values, floats, element_bytes| Value {
+        dims,
+        values,
+        floats,
+        element_bytes,
+        folded: false,
+    };
+    if let Some(i) = attrs.get("value_int").and_then(|a| a.i) {
+        Ok(value(Vec::new(), Some(vec![i]), None, 8))
+    } else if let Some(a) = attrs.get("value_ints") {
+        let n = a.ints.len() as u64;
+        Ok(value(vec![n], Some(a.ints.clone()), None, 8))
+    } else if let Some(f) = attrs.get("value_float").and_then(|a| a.f) {
+        Ok(value(Vec::new(), None, Some(vec![f]), 4))
+    } else if let Some(a) = attrs.get("value_floats") {
+        let n = a.floats.len() as u64;
+        Ok(value(vec![n], None, Some(a.floats.clone()), 4))
+    } else {
+        Err(
+            "only a Constant with a `value` tensor or a `value_int(s)` / `value_float(s)` \
+             attribute is supported (aidge_onnx imports the others as a GenericOperator)"
+                .into(),
+        )
     }
 }
 

@@ -129,9 +129,23 @@ pub const SAME_SHAPE_GENERIC: &[&str] = &[
     "ThresholdedRelu",
 ];
 
+/// Whose shape rules a converter follows where Aidge 0.10.1's differ from ONNX's
+/// (Slice's out-of-range bounds): Aidge's, or ONNX's for a model Aidge's cannot size
+/// (the nodes where they differ are then marked as sized from the model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rules {
+    Aidge,
+    Onnx,
+}
+
+/// ONNX operators aidge_onnx 0.10.1 imports as a GenericOperator that memplan sizes by
+/// ONNX's shape rule for them (every input read whole and protected, as Aidge's default
+/// model does), marked as sized from the model.
+pub const RULE_GENERIC: &[&str] = &["Einsum"];
+
 /// Whether memplan converts this ONNX operator type.
 pub fn known(op_type: &str) -> bool {
-    OPS.iter().any(|(o, _)| *o == op_type)
+    OPS.iter().any(|(o, _)| *o == op_type) || RULE_GENERIC.contains(&op_type)
 }
 
 /// The Aidge type of an operator of [`OPS`] whose kernel computes in place and whose
@@ -176,7 +190,13 @@ fn elementwise_unary(op_type: &str) -> Option<&'static str> {
 /// Converts one node whose input values are known (`None` for an omitted optional input).
 /// Long on purpose: one short match arm per operator Aidge maps, so the whole operator
 /// table reads in one place (the shape rules are the helpers).
-pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpResult {
+pub fn convert(
+    op_type: &str,
+    attrs: &Attrs,
+    inputs: &[Option<&Value>],
+    outputs: usize,
+    rules: Rules,
+) -> OpResult {
     let x = || -> std::result::Result<&Value, String> {
         inputs
             .first()
@@ -196,16 +216,38 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             op.inputs.truncate(inputs.len().max(1));
             Ok(op)
         }
-        "Identity" | "Cast" => {
+        "Cast" => {
+            // Its output has the type it casts to (set_datatype leaves it); a type Aidge
+            // has no dtype for makes aidge_onnx import a GenericOperator.
+            let to = attrs.int("to", 0);
+            if !matches!(to, 1..=7 | 9..=13 | 16 | 21 | 22) {
+                return Ok(AidgeOp {
+                    sized_by_model: true,
+                    ..op(
+                        "Cast",
+                        vec![Category::Data],
+                        vec![Protect::All],
+                        x()?.dims.clone(),
+                    )
+                });
+            }
+            let v = x()?;
+            let mut o = op(
+                "Cast",
+                vec![Category::Data],
+                vec![Protect::All],
+                v.dims.clone(),
+            );
+            o.outputs[0].1 = super::graph::element_bytes(to as i32);
+            o.values = vec![v.values.clone()];
+            Ok(o)
+        }
+        "Identity" => {
             let v = x()?;
             let mut op = op(
                 op_type,
                 vec![Category::Data],
-                vec![if op_type == "Identity" {
-                    Protect::None
-                } else {
-                    Protect::All
-                }],
+                vec![Protect::None],
                 v.dims.clone(),
             );
             op.values = vec![v.values.clone()];
@@ -235,7 +277,8 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
                 dims.clone(),
             );
             if vals.len() == 2 {
-                o.values = vec![arith(op_type, vals[0], vals[1], &dims)];
+                let fmod = attrs.int("fmod", 0) != 0;
+                o.values = vec![arith(op_type, vals[0], vals[1], &dims, fmod)];
             }
             Ok(o)
         }
@@ -480,14 +523,25 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
                 }
                 dims[axis] += v.dims[axis];
             }
-            let values = (dims.len() == 1)
-                .then(|| {
-                    vals.iter()
-                        .map(|v| v.values.clone())
-                        .collect::<Option<Vec<_>>>()
-                        .map(|parts| parts.concat())
-                })
-                .flatten();
+            let values = vals
+                .iter()
+                .map(|v| v.values.as_deref())
+                .collect::<Option<Vec<_>>>()
+                .and_then(|parts| {
+                    // Each part contributes its rows of `dims[axis..]` in turn.
+                    let outer = usize::try_from(elements(&dims[..axis])).ok()?;
+                    let rows: Vec<usize> = vals
+                        .iter()
+                        .map(|v| usize::try_from(elements(&v.dims[axis..])).ok())
+                        .collect::<Option<_>>()?;
+                    let mut out = Vec::new();
+                    for i in 0..outer {
+                        for (p, &r) in parts.iter().zip(&rows) {
+                            out.extend_from_slice(p.get(i * r..(i + 1) * r)?);
+                        }
+                    }
+                    Some(out)
+                });
             let mut o = op(
                 "Concat",
                 vec![Category::Data; vals.len()],
@@ -528,16 +582,31 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
                     d.len()
                 ));
             }
-            let dims = perm
+            let at = perm
                 .iter()
-                .map(|&p| axis(p, d.len()).map(|a| d[a]))
-                .collect::<std::result::Result<_, _>>()?;
-            Ok(op(
-                "Transpose",
-                vec![Category::Data],
-                vec![Protect::All],
-                dims,
-            ))
+                .map(|&p| axis(p, d.len()))
+                .collect::<std::result::Result<Vec<usize>, _>>()?;
+            let dims: Vec<u64> = at.iter().map(|&a| d[a]).collect();
+            let values = x()?.values.as_ref().and_then(|v| {
+                let from = strides(d);
+                let to = strides(&dims);
+                let n = usize::try_from(elements(&dims)).ok()?;
+                (v.len() == n).then(|| {
+                    (0..n)
+                        .map(|i| {
+                            let src: usize = at
+                                .iter()
+                                .enumerate()
+                                .map(|(k, &a)| (i / to[k]) % dims[k] as usize * from[a])
+                                .sum();
+                            v[src]
+                        })
+                        .collect()
+                })
+            });
+            let mut o = op("Transpose", vec![Category::Data], vec![Protect::All], dims);
+            o.values = vec![values];
+            Ok(o)
         }
         "Shape" => {
             let d = &x()?.dims;
@@ -614,7 +683,7 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             let mut o = op(
                 "Unsqueeze",
                 vec![Category::Data, Category::Param],
-                vec![Protect::All],
+                vec![Protect::None],
                 dims,
             );
             o.naming = Naming::Output;
@@ -644,15 +713,15 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             let mut o = op(
                 "Squeeze",
                 vec![Category::Data, Category::Param],
-                vec![Protect::All],
+                vec![Protect::None],
                 dims,
             );
             o.naming = Naming::Output;
             o.values = vec![v.values.clone()];
             Ok(o)
         }
-        "Slice" => slice(x()?, inputs),
-        "Split" => split(attrs, x()?, inputs),
+        "Slice" => slice(x()?, inputs, rules),
+        "Split" => split(attrs, x()?, inputs, outputs),
         "ReduceMean" | "ReduceSum" | "ReduceMax" | "ReduceMin" | "ReduceL1" | "ReduceL2" => {
             let v = x()?;
             let axes = axes_of(attrs, input(1), "axes")?.unwrap_or_default();
@@ -671,7 +740,10 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             let v = x()?;
             let a = axis(attrs.int("axis", 0), v.dims.len())?;
             let dims = reduce(&v.dims, &[a], attrs.int("keepdims", 1) != 0, false);
-            Ok(op("ArgMax", vec![Category::Data], vec![Protect::All], dims))
+            // Its indices stay int64 when the graph is set to float32.
+            let mut o = op("ArgMax", vec![Category::Data], vec![Protect::All], dims);
+            o.outputs[0].1 = 8;
+            Ok(o)
         }
         "Expand" => {
             let (v, s) = two(inputs)?;
@@ -769,7 +841,24 @@ pub fn convert(op_type: &str, attrs: &Attrs, inputs: &[Option<&Value>]) -> OpRes
             o.naming = Naming::Output;
             Ok(o)
         }
-        "Resize" => resize(x()?, inputs),
+        "Resize" => resize(attrs, x()?, inputs),
+        "Einsum" => {
+            let vals: Vec<&Value> = inputs
+                .iter()
+                .map(|v| v.ok_or_else(|| "an input is missing".to_string()))
+                .collect::<std::result::Result<_, _>>()?;
+            let eq = attrs.string("equation").ok_or("it has no equation")?;
+            let dims = einsum(&eq, &vals)?;
+            Ok(AidgeOp {
+                sized_by_model: true,
+                ..op(
+                    "Einsum",
+                    vec![Category::Data; vals.len()],
+                    vec![Protect::All; vals.len()],
+                    dims,
+                )
+            })
+        }
         _ => Err(unknown()),
     }
 }
@@ -877,6 +966,98 @@ fn matmul(a: &[u64], b: &[u64]) -> std::result::Result<Vec<u64>, String> {
     Ok(out)
 }
 
+/// ONNX's shape rule for Einsum: each input's subscripts name its dims (`...` the
+/// broadcast leading ones); the output has the subscripts after `->`, or, without
+/// one, the broadcast dims then the letters used once, in alphabetical order.
+fn einsum(equation: &str, inputs: &[&Value]) -> std::result::Result<Vec<u64>, String> {
+    let eq: String = equation.chars().filter(|c| !c.is_whitespace()).collect();
+    let (lhs, rhs) = match eq.split_once("->") {
+        Some((l, r)) => (l, Some(r)),
+        None => (eq.as_str(), None),
+    };
+    let terms: Vec<&str> = lhs.split(',').collect();
+    if terms.len() != inputs.len() {
+        return Err(format!(
+            "equation '{equation}' has {} operands, the node {}",
+            terms.len(),
+            inputs.len()
+        ));
+    }
+    let bad = || format!("equation '{equation}' does not fit its inputs");
+    let mut size: std::collections::BTreeMap<char, u64> = Default::default();
+    let mut count: std::collections::BTreeMap<char, usize> = Default::default();
+    let mut ellipsis: Vec<u64> = Vec::new();
+    for (term, v) in terms.iter().zip(inputs) {
+        let letters: Vec<char> = term.replace("...", "").chars().collect();
+        if letters.iter().any(|c| !c.is_ascii_alphabetic()) {
+            return Err(bad());
+        }
+        let dots = term.contains("...");
+        let n_ell = v.dims.len().checked_sub(letters.len()).ok_or_else(bad)?;
+        if !dots && n_ell != 0 {
+            return Err(bad());
+        }
+        let (before, after) = term
+            .replace("...", "\u{0}")
+            .split_once('\u{0}')
+            .map_or((term.to_string(), String::new()), |(a, b)| {
+                (a.to_string(), b.to_string())
+            });
+        let mut dims = v.dims.iter();
+        for c in before.chars() {
+            let d = *dims.next().ok_or_else(bad)?;
+            unify(&mut size, c, d).map_err(|_| bad())?;
+            *count.entry(c).or_default() += 1;
+        }
+        let ell: Vec<u64> = dims.by_ref().take(n_ell).copied().collect();
+        ellipsis = broadcast(&ellipsis, &ell)?;
+        for c in after.chars() {
+            let d = *dims.next().ok_or_else(bad)?;
+            unify(&mut size, c, d).map_err(|_| bad())?;
+            *count.entry(c).or_default() += 1;
+        }
+    }
+    let out_letters: String = match rhs {
+        Some(r) => r.to_string(),
+        None => std::iter::once("...".to_string())
+            .chain(
+                count
+                    .iter()
+                    .filter(|(_, &n)| n == 1)
+                    .map(|(c, _)| c.to_string()),
+            )
+            .collect(),
+    };
+    let mut out = Vec::new();
+    let (before, after) = match out_letters.split_once("...") {
+        Some((a, b)) => (a.to_string(), Some(b.to_string())),
+        None => (out_letters.clone(), None),
+    };
+    let letter = |c: char| size.get(&c).copied().ok_or_else(bad);
+    for c in before.chars() {
+        out.push(letter(c)?);
+    }
+    if let Some(after) = after {
+        out.extend(&ellipsis);
+        for c in after.chars() {
+            out.push(letter(c)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Records that subscript `c` names a dim of `d` elements (1 broadcasts).
+fn unify(size: &mut std::collections::BTreeMap<char, u64>, c: char, d: u64) -> Result<(), ()> {
+    match size.get(&c).copied() {
+        None | Some(1) => {
+            size.insert(c, d);
+            Ok(())
+        }
+        Some(e) if e == d || d == 1 => Ok(()),
+        Some(_) => Err(()),
+    }
+}
+
 /// LSTM and GRU: aidge_onnx 0.10.1 makes a meta-operator of Pop, the cell and Stack for a
 /// forward one-layer cell and a GenericOperator otherwise; Aidge sizes neither (Pop and
 /// Stack have no CPU kernel, forward_dims fails), so the node is sized by ONNX's rule:
@@ -961,10 +1142,18 @@ fn gemm(attrs: &Attrs, inputs: &[Option<&Value>]) -> OpResult {
             x.dims, w.dims
         ));
     }
+    // aidge_onnx resizes a `[1, N]` bias to `[N]` before making the node.
+    let resized_inputs = match inputs.get(2).copied().flatten() {
+        Some(c) if c.dims.len() == 2 => vec![(2, vec![c.dims[1]])],
+        _ => Vec::new(),
+    };
     let mut cats = if !ta && tb && alpha == 1.0 && beta == 1.0 {
         let mut cats = vec![Category::Data, Category::Param, Category::Param];
         cats.truncate(inputs.len());
-        return Ok(op("FC", cats, vec![Protect::All], vec![m, n]));
+        return Ok(AidgeOp {
+            resized_inputs,
+            ..op("FC", cats, vec![Protect::All], vec![m, n])
+        });
     } else {
         vec![
             Category::Data,
@@ -988,7 +1177,10 @@ fn gemm(attrs: &Attrs, inputs: &[Option<&Value>]) -> OpResult {
     if beta != 1.0 && inputs.len() > 2 {
         protect.push(Protect::None);
     }
-    Ok(op("Gemm", cats, protect, vec![m, n]))
+    Ok(AidgeOp {
+        resized_inputs,
+        ..op("Gemm", cats, protect, vec![m, n])
+    })
 }
 
 /// Reshape to a constant shape (an initializer or Constant): 0 copies the input's
@@ -1025,12 +1217,14 @@ fn reshape(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     if elements(&dims) != total {
         return Err(format!("cannot reshape {:?} to {shape:?}", x.dims));
     }
-    Ok(op(
+    let mut o = op(
         "Reshape",
         vec![Category::Data, Category::Param],
         vec![Protect::None],
         dims,
-    ))
+    );
+    o.values = vec![x.values.clone()];
+    Ok(o)
 }
 
 /// Axes given by an attribute (older opsets) or by a constant input; `None` when the
@@ -1048,33 +1242,70 @@ fn axes_of(
     }
 }
 
-/// The shape of a reduction over `axes` (all when empty, unless `noop`).
+/// The shape of a reduction over `axes` (all when empty, unless `noop`); Aidge's
+/// reductions give `[1]` where every axis goes (ONNX: a scalar).
 fn reduce(dims: &[u64], axes: &[usize], keep: bool, noop: bool) -> Vec<u64> {
     if axes.is_empty() && noop {
         return dims.to_vec();
     }
     let hit = |i: usize| axes.is_empty() || axes.contains(&i);
-    dims.iter()
+    let out: Vec<u64> = dims
+        .iter()
         .enumerate()
         .filter_map(|(i, &d)| match (hit(i), keep) {
             (true, true) => Some(1),
             (true, false) => None,
             (false, _) => Some(d),
         })
-        .collect()
+        .collect();
+    if out.is_empty() && !dims.is_empty() {
+        vec![1]
+    } else {
+        out
+    }
+}
+
+/// Row-major strides (in elements) of a tensor of `dims`.
+fn strides(dims: &[u64]) -> Vec<usize> {
+    let mut s = vec![1usize; dims.len()];
+    for k in (0..dims.len().saturating_sub(1)).rev() {
+        s[k] = s[k + 1].saturating_mul(dims[k + 1] as usize);
+    }
+    s
+}
+
+/// The flat index in a tensor of `from` dims (numpy-broadcast to `to`) of element
+/// `i` of the `to` tensor.
+fn broadcast_index(i: usize, to: &[u64], from: &[u64]) -> usize {
+    let (st, sf) = (strides(to), strides(from));
+    let shift = to.len() - from.len();
+    (0..from.len())
+        .map(|k| {
+            let c = (i / st[k + shift]) % to[k + shift] as usize;
+            if from[k] == 1 {
+                0
+            } else {
+                c * sf[k]
+            }
+        })
+        .sum()
 }
 
 /// Integer arithmetic of two known small tensors (shape computations), broadcast.
-fn arith(op_type: &str, a: &Value, b: &Value, dims: &[u64]) -> Option<Vec<i64>> {
+/// Mod follows ONNX: the divisor's sign unless `fmod` (then the dividend's).
+fn arith(op_type: &str, a: &Value, b: &Value, dims: &[u64], fmod: bool) -> Option<Vec<i64>> {
     let (va, vb) = (a.values.as_ref()?, b.values.as_ref()?);
     let n = usize::try_from(elements(dims)).ok()?;
-    if dims.len() > 1 || va.is_empty() || vb.is_empty() {
+    let fits = |v: &Value, vals: &[i64]| elements(&v.dims) == vals.len() as u64;
+    if va.is_empty() || vb.is_empty() || !fits(a, va) || !fits(b, vb) {
         return None;
     }
-    let at = |v: &[i64], i: usize| v[if v.len() == 1 { 0 } else { i }];
     (0..n)
         .map(|i| {
-            let (x, y) = (at(va, i), at(vb, i));
+            let (x, y) = (
+                va[broadcast_index(i, dims, &a.dims)],
+                vb[broadcast_index(i, dims, &b.dims)],
+            );
             Some(match op_type {
                 "Add" => x.checked_add(y)?,
                 "Sub" => x.checked_sub(y)?,
@@ -1085,6 +1316,15 @@ fn arith(op_type: &str, a: &Value, b: &Value, dims: &[u64]) -> Option<Vec<i64>> 
                 "Less" => (x < y) as i64,
                 "Max" => x.max(y),
                 "Min" => x.min(y),
+                "Mod" if fmod => x.checked_rem(y)?,
+                "Mod" => {
+                    let r = x.checked_rem(y)?;
+                    if r != 0 && (r < 0) != (y < 0) {
+                        r + y
+                    } else {
+                        r
+                    }
+                }
                 _ => return None,
             })
         })
@@ -1107,7 +1347,7 @@ fn select(c: &Value, a: &Value, b: &Value, dims: &[u64]) -> Option<Vec<i64>> {
 }
 
 /// Slice with constant starts, ends, axes and steps (ONNX's clamping rules).
-fn slice(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+fn slice(x: &Value, inputs: &[Option<&Value>], rules: Rules) -> OpResult {
     let get = |i: usize| inputs.get(i).copied().flatten();
     let ints = |i: usize, what: &str| -> std::result::Result<Option<Vec<i64>>, String> {
         match get(i) {
@@ -1119,6 +1359,9 @@ fn slice(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
                 .ok_or_else(|| format!("its {what} are not constant")),
         }
     };
+    // Bounds Aidge can read (constants) take its rule; folded ones ONNX's.
+    let aidge = rules == Rules::Aidge && !inputs[1..].iter().flatten().any(|v| v.folded);
+    let mut differs = false;
     let starts = ints(1, "starts")?.ok_or("its starts are missing")?;
     let ends = ints(2, "ends")?.ok_or("its ends are missing")?;
     let r = x.dims.len();
@@ -1128,7 +1371,10 @@ fn slice(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         return Err("its starts, ends, axes and steps differ in length".into());
     }
     let mut dims = x.dims.clone();
-    let mut values = x.values.clone().filter(|_| r == 1);
+    let mut values = x
+        .values
+        .clone()
+        .filter(|v| v.len() as u64 == elements(&x.dims));
     for k in 0..starts.len() {
         let a = axis(axes[k], r)?;
         let d = x.dims[a] as i64;
@@ -1136,20 +1382,24 @@ fn slice(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         if step == 0 {
             return Err("a step is 0".into());
         }
-        let fix = |v: i64| if v < 0 { v.saturating_add(d) } else { v };
-        let (s, e) = (fix(starts[k]), fix(ends[k]));
-        let (s, e) = if step > 0 {
-            (s.clamp(0, d), e.clamp(0, d))
-        } else {
-            (s.clamp(0, d - 1), e.clamp(-1, d - 1))
-        };
-        let n = if step > 0 {
-            ((e - s).max(0) + step - 1) / step
-        } else {
-            ((s - e).max(0) - step - 1) / -step
-        };
+        let (s, n) = slice_bounds(d, starts[k], ends[k], step, aidge);
+        differs |= !aidge && (s, n) != slice_bounds(d, starts[k], ends[k], step, true);
+        let before = dims.clone();
         dims[a] = n as u64;
-        values = values.map(|v| (0..n).map(|i| v[(s + i * step) as usize]).collect());
+        // Element i of the result, along axis a at c, is the input's at s + c·step.
+        let (from, to) = (strides(&before), strides(&dims));
+        let total = elements(&dims) as usize;
+        values = values.map(|v| {
+            (0..total)
+                .map(|i| {
+                    let inner = i % to[a];
+                    let c = (i / to[a]) % n as usize;
+                    let outer = i / (to[a] * n as usize);
+                    let src = (s + c as i64 * step) as usize;
+                    v[outer * from[a] * before[a] as usize + src * from[a] + inner]
+                })
+                .collect()
+        });
     }
     let mut o = op(
         "Slice",
@@ -1165,12 +1415,55 @@ fn slice(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     );
     o.inputs.truncate(inputs.len().max(1));
     o.values = vec![values];
+    o.sized_by_model = differs && rules == Rules::Onnx;
     Ok(o)
 }
 
+/// The start, end and length of a Slice along an axis of `d` elements, as Aidge's
+/// `Slice_Op::forwardDims` computes them: a negative bound plus `d` taken as unsigned
+/// (so one still negative wraps to a huge value), the start then capped at `d - 1` and
+/// the end at `d`, length `ceil((end - start) / step)`. Where Aidge fails (the step's
+/// sign opposite to `end - start`) or unless `aidge` is false (bounds folded by memplan,
+/// which Aidge cannot read), ONNX's clamping rules. Returns (start, length).
+fn slice_bounds(d: i64, start: i64, end: i64, step: i64, aidge: bool) -> (i64, i64) {
+    let wrap = |v: i64| {
+        if v < 0 {
+            v.wrapping_add(d) as u64
+        } else {
+            v as u64
+        }
+    };
+    let top = u64::try_from(d).unwrap_or(0);
+    let s = wrap(start).min(top.saturating_sub(1)) as i64;
+    let e = wrap(end).min(top) as i64;
+    if aidge && (e - s).signum() * step.signum() >= 0 {
+        let n = if step > 0 {
+            (e - s + step - 1) / step
+        } else {
+            (s - e - step - 1) / -step
+        };
+        return (s, n);
+    }
+    let fix = |v: i64| if v < 0 { v.saturating_add(d) } else { v };
+    let (s, e) = (fix(start), fix(end));
+    let (s, e) = if step > 0 {
+        (s.clamp(0, d), e.clamp(0, d))
+    } else {
+        (s.clamp(0, d - 1), e.clamp(-1, d - 1))
+    };
+    let n = if step > 0 {
+        ((e - s).max(0) + step - 1) / step
+    } else {
+        ((s - e).max(0) - step - 1) / -step
+    };
+    (s, n)
+}
+
 /// Split into the sizes of its constant `split` input (or attribute), else into
-/// equal parts, one per ONNX output.
-fn split(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+/// `num_outputs` (or as many as the node has outputs) parts as Aidge cuts them: each
+/// `d / n` (rounded down), the last one the rest (ONNX's equal parts where Aidge fails:
+/// more parts than elements).
+fn split(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>], outputs: usize) -> OpResult {
     let a = axis(attrs.int("axis", 0), x.dims.len())?;
     let d = x.dims[a];
     let sizes: Vec<u64> = match inputs.get(1).copied().flatten() {
@@ -1184,16 +1477,24 @@ fn split(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         None => match attrs.ints("split") {
             Some(s) => s.iter().map(|&s| s.max(0) as u64).collect(),
             None => {
-                let n = attrs.int("num_outputs", 0).max(0) as u64;
+                let n = match attrs.int("num_outputs", 0) {
+                    n if n > 0 => n as u64,
+                    _ => outputs as u64,
+                };
                 if n == 0 {
-                    return Err(
-                        "its number of outputs is unknown (no split, no num_outputs)".into(),
-                    );
+                    return Err("it has no outputs".into());
                 }
-                let each = d.div_ceil(n);
-                (0..n)
-                    .map(|i| each.min(d.saturating_sub(i * each)))
-                    .collect()
+                if n <= d {
+                    let each = d / n;
+                    (0..n)
+                        .map(|i| if i + 1 == n { d - each * (n - 1) } else { each })
+                        .collect()
+                } else {
+                    let each = d.div_ceil(n);
+                    (0..n)
+                        .map(|i| each.min(d.saturating_sub(i * each)))
+                        .collect()
+                }
             }
         },
     };
@@ -1216,31 +1517,37 @@ fn split(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     })
 }
 
-/// Resize to constant `sizes` (input 3), or by constant integral `scales` (input 2).
-fn resize(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
+/// Resize to constant `sizes` (input 3), or by constant `scales` (input 2), given for
+/// every axis or for those of its `axes` attribute.
+fn resize(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
     let get = |i: usize| inputs.get(i).copied().flatten();
-    let dims: Vec<u64> = if let Some(s) = get(3) {
-        s.values
-            .as_ref()
-            .ok_or("its sizes are not constant")?
+    let r = x.dims.len();
+    let at = match attrs.ints("axes") {
+        Some(a) if !a.is_empty() => a
             .iter()
-            .map(|&v| v.max(0) as u64)
-            .collect()
+            .map(|&a| axis(a, r))
+            .collect::<std::result::Result<Vec<_>, _>>()?,
+        _ => (0..r).collect(),
+    };
+    let mut dims = x.dims.clone();
+    if let Some(s) = get(3) {
+        let v = s.values.as_ref().ok_or("its sizes are not constant")?;
+        if v.len() != at.len() {
+            return Err(format!("sizes {v:?} do not fit dims {:?}", x.dims));
+        }
+        for (&a, &v) in at.iter().zip(v) {
+            dims[a] = v.max(0) as u64;
+        }
     } else if let Some(sc) = get(2) {
         let f = sc.floats.as_ref().ok_or("its scales are not constant")?;
-        if f.len() != x.dims.len() {
+        if f.len() != at.len() {
             return Err(format!("scales {f:?} do not fit dims {:?}", x.dims));
         }
-        x.dims
-            .iter()
-            .zip(f)
-            .map(|(&d, &s)| (d as f64 * s as f64).floor().max(0.0) as u64)
-            .collect()
+        for (&a, &s) in at.iter().zip(f) {
+            dims[a] = (x.dims[a] as f64 * s as f64).floor().max(0.0) as u64;
+        }
     } else {
         return Err("it has neither scales nor sizes".into());
-    };
-    if dims.len() != x.dims.len() {
-        return Err(format!("sizes {dims:?} do not fit dims {:?}", x.dims));
     }
     let mut cats = vec![
         Category::Data,
@@ -1249,7 +1556,11 @@ fn resize(x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         Category::Param,
     ];
     cats.truncate(inputs.len().max(1));
-    Ok(op("Resize", cats, vec![Protect::None], dims))
+    let mut o = op("Resize", cats, vec![Protect::None], dims);
+    o.formatted_inputs = (2..4)
+        .filter(|&i| get(i).is_some_and(|v| elements(&v.dims) == r as u64))
+        .collect();
+    Ok(o)
 }
 
 #[cfg(test)]
@@ -1271,5 +1582,39 @@ mod tests {
             matmul(&[1, 16, 128], &[128, 512]).unwrap(),
             vec![1, 16, 512]
         );
+    }
+
+    #[test]
+    fn slice_bounds_follow_aidge_then_onnx() {
+        // Aidge caps the start at d - 1 and wraps a still-negative bound (probed on the
+        // wheel: tests/parity/onnx_nodes_diff.py's test_slice_start_out_of_bounds).
+        assert_eq!(slice_bounds(10, 1000, 1000, 1, true), (9, 1));
+        assert_eq!(slice_bounds(10, 1000, 1000, 1, false).1, 0);
+        assert_eq!(slice_bounds(10, -1000, -1000, 1, true), (9, 1));
+        assert_eq!(slice_bounds(10, 2, i64::MAX, 1, true), (2, 8));
+        assert_eq!(slice_bounds(10, -1, -1000, -1, false), (9, 10));
+        // Where Aidge fails (step against end - start), ONNX's rule.
+        assert_eq!(slice_bounds(10, 5, 2, 1, true), (5, 0));
+    }
+
+    #[test]
+    fn einsum_follows_onnx_shape_rule() {
+        let v = |d: &[u64]| Value {
+            dims: d.to_vec(),
+            values: None,
+            floats: None,
+            element_bytes: 4,
+            folded: false,
+        };
+        let (a, b) = (v(&[2, 4, 49, 32]), v(&[2, 4, 49, 32]));
+        assert_eq!(
+            einsum("bhid,bhjd->bhij", &[&a, &b]).unwrap(),
+            [2, 4, 49, 49]
+        );
+        let (a, b) = (v(&[3, 5]), v(&[5, 7]));
+        assert_eq!(einsum("ij,jk", &[&a, &b]).unwrap(), [3, 7]);
+        let (a, b) = (v(&[6, 2, 3]), v(&[3, 4]));
+        assert_eq!(einsum("...ij,jk->...ik", &[&a, &b]).unwrap(), [6, 2, 4]);
+        assert!(einsum("ij,jk", &[&a, &b]).is_err());
     }
 }
