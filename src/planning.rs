@@ -404,8 +404,9 @@ impl Session {
         }
         if reordered.is_some() {
             report.order = Some(
-                "best runs the parallel branches in another order than the file's schedule \
-                 (the plan's steps and the written schedule have it): run the nodes in that order"
+                "best runs the parallel branches in another order than the file's schedule: \
+                 run the nodes in the order of the plan's steps (memplan plan writes that \
+                 schedule with the plan)"
                     .into(),
             );
         }

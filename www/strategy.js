@@ -131,8 +131,8 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
       if (r.proven_optimal) box.append(el('strong', ' — proven optimal'));
     }
     box.append(` · ${r.elapsed_ms} ms`);
-    if (r.limits) box.append(el('span', ` ${r.limits}`, 'limits'));
-    if (r.order) box.append(el('span', ` ${r.order}`, 'limits'));
+    if (r.limits) box.append(el('span', r.limits, 'limits'));
+    if (r.order) box.append(el('span', r.order, 'limits'));
     box.dataset.proven = String(r.proven_optimal);
     // The menu is the next re-plan's choice: it is left as the user set it, so that
     // Re-plan right after an open does something.
