@@ -517,10 +517,11 @@ impl<'g> Builder<'g> {
                 });
             }
         }
+        let unknown = self.rank_unknown();
         for n in self.wave_order(&identity) {
             let (node, op) = (&g.node[n], self.ops[n].as_ref().expect("ops only"));
             op_node[n] = nodes.len();
-            let rank = self.primary_rank(n);
+            let rank = self.format_rank(n, &unknown);
             nodes.push(Node {
                 name: match op.naming {
                     ops::Naming::Node => graph::node_name(node),
@@ -545,7 +546,7 @@ impl<'g> Builder<'g> {
         // Producers a node's set_dataformat tags with its own format (Resize's scales).
         for (n, op) in self.ops.iter().enumerate() {
             let Some(op) = op else { continue };
-            let rank = self.primary_rank(n);
+            let rank = self.format_rank(n, &unknown);
             for &i in &op.formatted_inputs {
                 let p = match self.uses[n].get(i).copied().flatten() {
                     Some(Def::Init(k)) => init_node[k],
@@ -645,6 +646,48 @@ impl<'g> Builder<'g> {
 
     /// Rank of the node's first named input (aidge_onnx sets the node's data format
     /// from it: 4 → nchw, 3 → ncw).
+    /// Which nodes' outputs ONNX's `infer_shapes` (run by aidge_onnx at import, without
+    /// data propagation) leaves without a rank: a Reduce* whose axes input is neither an
+    /// initializer nor a Constant node (RMSNormalization's expansion computes them),
+    /// and every node but Shape and Size reading such an output, unless the file
+    /// declares the output's shape (value_info or graph output).
+    fn rank_unknown(&self) -> Vec<bool> {
+        let g = self.graph;
+        let mut unknown = vec![false; g.node.len()];
+        for (n, node) in g.node.iter().enumerate() {
+            let op_type = node.op_type.as_deref().unwrap_or("");
+            let declared = node.output.iter().all(|o| {
+                g.value_info
+                    .iter()
+                    .chain(&g.output)
+                    .find(|v| v.name.as_deref() == Some(o.as_str()))
+                    .and_then(|v| v.r#type.as_ref()?.tensor_type.as_ref()?.shape.as_ref())
+                    .is_some()
+            });
+            if declared || matches!(op_type, "Shape" | "Size" | "Constant") {
+                continue;
+            }
+            let computed_axes = op_type.starts_with("Reduce")
+                && matches!(self.uses[n].get(1).copied().flatten(),
+                            Some(Def::Node(m, _)) if self.ops[m].is_some());
+            unknown[n] = computed_axes
+                || self.uses[n]
+                    .iter()
+                    .flatten()
+                    .any(|d| matches!(*d, Def::Node(m, _) if unknown[m]));
+        }
+        unknown
+    }
+
+    /// The rank aidge_onnx takes a node's data format from (`primary_rank`), 0 where
+    /// ONNX's inference gives its first input none (the node stays `default`).
+    fn format_rank(&self, n: usize, unknown: &[bool]) -> usize {
+        match self.uses[n].iter().flatten().next() {
+            Some(Def::Node(m, _)) if unknown[*m] => 0,
+            _ => self.primary_rank(n),
+        }
+    }
+
     fn primary_rank(&self, n: usize) -> usize {
         self.uses[n]
             .iter()

@@ -250,7 +250,17 @@ pub fn convert(
                 vec![Protect::None],
                 v.dims.clone(),
             );
-            op.values = vec![v.values.clone()];
+            // Aidge's Identity computes nothing in forward_dims: a reader of its output
+            // then (Range's start in RMSNormalization's expansion) sees the zeros of a
+            // tensor never written. Values memplan folded by ONNX's rules keep them (their
+            // readers are sized from the model).
+            op.values = vec![v.values.as_ref().map(|vals| {
+                if v.folded {
+                    vals.clone()
+                } else {
+                    vec![0; vals.len()]
+                }
+            })];
             Ok(op)
         }
         "Add" | "Mul" | "Div" | "Sub" | "Pow" | "Equal" | "Greater" | "GreaterOrEqual" | "Less"
