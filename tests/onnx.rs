@@ -288,3 +288,56 @@ fn docs_list_the_operators_of_the_code() {
         .join(", ");
     assert_eq!(block, want, "paste this between the markers:\n{want}");
 }
+
+/// Two import rules of aidge_onnx 0.10.1 that ONNX's own expansion of RMSNormalization
+/// shows (tests/data/onnx/rms_normalization.onnx, ONNX's node test
+/// `test_rms_normalization_4d_axis2_expanded`; the figures are what the wheel gives,
+/// probed with `aidge_core.SequentialScheduler` and re-checked against it by
+/// tests/parity/onnx_nodes_diff.py, whose CI subset has every Size model).
+#[test]
+fn rms_normalization_follows_aidges_import_rules() {
+    let bytes = std::fs::read(data("rms_normalization.onnx")).unwrap();
+    let doc = formats::load("rms_normalization.onnx", &bytes).unwrap();
+    let s = doc.schedule.unwrap();
+    let by_suffix = |suffix: &str| {
+        s.nodes
+            .iter()
+            .find(|n| n.name.ends_with(suffix))
+            .unwrap_or_else(|| panic!("no node ending in {suffix}"))
+    };
+    // Identity computes nothing in Aidge's forward_dims: Range reads its start (the
+    // axis, 2) as the zeros of a tensor never written, and makes the axes 0..4, not
+    // 2..4; the ReduceMean then reduces every axis.
+    assert_eq!(by_suffix("_PosAxis").kind, "Identity");
+    assert_eq!(by_suffix("_ReduceAxes").outputs[0].dims, vec![4]);
+    assert_eq!(by_suffix("_XSquaredMean").outputs[0].dims, vec![1, 1, 1, 1]);
+    // A node's data format comes from its first input's rank as ONNX's shape
+    // inference gives it: none for the output of a ReduceMean with computed axes, nor
+    // for anything computed from it, so those nodes stay `default` while the rank-4
+    // ones whose first input has a rank are `nchw`.
+    let formats: Vec<(&str, &str)> = [
+        "_XU",
+        "_XSquared",
+        "_XSquaredMean",
+        "_MeanSquareEpsilon",
+        "_RMS",
+        "_Normalized",
+        "_NormalizedT",
+    ]
+    .iter()
+    .map(|&n| (n, by_suffix(n).outputs[0].data_format.as_str()))
+    .collect();
+    assert_eq!(
+        formats,
+        [
+            ("_XU", "nchw"),
+            ("_XSquared", "nchw"),
+            ("_XSquaredMean", "nchw"),
+            ("_MeanSquareEpsilon", "default"),
+            ("_RMS", "default"),
+            ("_Normalized", "nchw"),
+            ("_NormalizedT", "default"),
+        ]
+    );
+    assert_eq!(by_suffix("Y").outputs[0].data_format, "default");
+}

@@ -9,7 +9,7 @@ aidge_onnx does.
 
 Usage: .venv/bin/python tests/parity/onnx_models.py [OUT_DIR]   (default tests/data/onnx: writes
 NAME.onnx.gz, and tiny_cnn.onnx with the bad models external_data.onnx and unknown_op.onnx, and
-generic_op.onnx, and param_readers.onnx)
+generic_op.onnx, param_readers.onnx and rms_normalization.onnx)
 Pinned: onnx 1.23.2 (the version aidge_onnx 0.10.1 installs in .venv).
 """
 
@@ -339,6 +339,29 @@ def param_readers():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
+def rms_normalization():
+    """ONNX 1.23.2's own node test `test_rms_normalization_4d_axis2_expanded`
+    (RMSNormalization written out as ONNX's function body) made into what an exported
+    model looks like, as tests/parity/onnx_nodes_diff.py does: X stays the graph input,
+    the scale W becomes an initializer (zeros). Two Aidge 0.10.1 import rules show in
+    it: Identity computes nothing in forward_dims, so Range reads its start as 0, and a
+    ReduceMean whose axes are computed leaves ONNX's shape inference without a rank,
+    so the nodes after it keep the `default` data format."""
+    import warnings
+    warnings.filterwarnings("ignore")
+    from onnx.backend.test.case import node
+    case = next(c for c in node.collect_testcases(None)
+                if c.name == "test_rms_normalization_4d_axis2_expanded")
+    m = onnx.ModelProto()
+    m.CopyFrom(case.model)
+    g = m.graph
+    w = g.input[1]
+    dims = [d.dim_value for d in w.type.tensor_type.shape.dim]
+    g.initializer.append(onnx.numpy_helper.from_array(np.zeros(dims, np.float32), w.name))
+    del g.input[1:]
+    return m
+
+
 MODELS = {"resnet34": resnet34, "densenet169": densenet169,
           "mobilenet_v3_large": mobilenet_v3_large, "bert_small": bert_small}
 
@@ -353,6 +376,7 @@ def main(out):
         print(name, len(data), "bytes")
     (out / "tiny_cnn.onnx").write_bytes(tiny_cnn().SerializeToString())
     (out / "param_readers.onnx").write_bytes(param_readers().SerializeToString())
+    (out / "rms_normalization.onnx").write_bytes(rms_normalization().SerializeToString())
     bad_models(out)
 
 

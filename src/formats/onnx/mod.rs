@@ -644,8 +644,6 @@ impl<'g> Builder<'g> {
             .collect()
     }
 
-    /// Rank of the node's first named input (aidge_onnx sets the node's data format
-    /// from it: 4 → nchw, 3 → ncw).
     /// Which nodes' outputs ONNX's `infer_shapes` (run by aidge_onnx at import, without
     /// data propagation) leaves without a rank: a Reduce* whose axes input is neither an
     /// initializer nor a Constant node (RMSNormalization's expansion computes them),
@@ -688,6 +686,8 @@ impl<'g> Builder<'g> {
         }
     }
 
+    /// Rank of the node's first named input (aidge_onnx sets the node's data format
+    /// from it: 4 → nchw, 3 → ncw).
     fn primary_rank(&self, n: usize) -> usize {
         self.uses[n]
             .iter()
