@@ -87,3 +87,22 @@ fn bad_requests_name_the_problem() {
     .code(2)
     .stderr(predicate::str::contains("too large"));
 }
+
+/// A MiniMalloc CSV's capacity (from its name) is drawn and judged as on the page.
+#[test]
+fn a_buffer_lists_capacity_is_drawn() {
+    let svg = out("capacity.svg");
+    let csv = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/bench/minimalloc/C.1048576.csv"
+    );
+    Command::cargo_bin("memplan")
+        .unwrap()
+        .args(["render", csv, "-o", svg.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // Its own offsets reach 1,417,216 B: over the capacity.
+    assert!(text.contains("Peak usage = 1,417,216 B"));
+    assert!(text.contains("Capacity = 1,048,576 B (1.00 MiB) (over)"));
+}

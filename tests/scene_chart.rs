@@ -5,6 +5,7 @@
 
 use memplan::formats;
 use memplan::model::{Buffer, BufferList, Component, Plan, Plane, Space, Step};
+use memplan::scene::Painter;
 use memplan::scene::{
     self, hit_test, render, Call, Chart, Options, Pattern, RecordingPainter, View,
 };
@@ -187,6 +188,75 @@ fn labels_fit_their_planes_and_never_overlap() {
                 *text == name || collapsed.join("_").starts_with(head),
                 "{text} is a head of {name}"
             );
+        }
+    }
+}
+
+/// The peak, lower-bound and capacity labels on a plan at its bound whose capacity
+/// is a few pixels above the peak (MiniMalloc's C.1048576.csv with `best`: peak =
+/// bound = 1,039,360 B, capacity 1,048,576): every spot next to each line touches
+/// another label, yet the three are drawn apart, each inside the chart.
+#[test]
+fn reference_labels_stay_apart_when_their_lines_almost_meet() {
+    let (peak, capacity) = (1_039_360, 1_048_576);
+    let mut plan = memplan::planning::plan_buffers(&BufferList {
+        buffers: (0..8)
+            .map(|i| Buffer {
+                id: format!("b{i}"),
+                lower: i * 10,
+                upper: i * 10 + 10,
+                size: peak,
+                offset: Some(0),
+            })
+            .collect(),
+        capacity: Some(capacity),
+    })
+    .unwrap();
+    plan.components[0].capacity = Some(capacity);
+    let chart = Chart::new(plan);
+    assert_eq!(chart.lanes()[0].peak, peak);
+    assert_eq!(chart.lanes()[0].lower_bound, peak);
+    for (w, h) in [(1280.0, 800.0), (420.0, 800.0)] {
+        let view = View::fit(&chart, w, h, 1.0);
+        let (mut p, f) = frame(&chart, &view, &Options::default());
+        let lane = scene::PixelLayout::new(&chart, &view).lanes[0].chart;
+        let labels: Vec<(String, scene::Rect)> = p
+            .texts()
+            .filter(|t| {
+                ["Peak usage", "Lower bound", "Capacity"]
+                    .iter()
+                    .any(|k| t.0.starts_with(k))
+            })
+            .map(|(text, x, y, st)| (text.to_owned(), x, y, *st))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|(text, x, y, st)| {
+                let tw = p.text_width(&text, st.size, st.bold);
+                let left = if st.align == scene::paint::Align::Left {
+                    x
+                } else {
+                    x - tw
+                };
+                let r = scene::Rect {
+                    x: left,
+                    y: y - st.size / 2.0,
+                    w: tw,
+                    h: st.size,
+                };
+                (text, r)
+            })
+            .collect();
+        assert_eq!(labels.len(), 3, "{w}x{h}: {labels:?}");
+        let (cap_y, peak_y) = (f.capacity_y[0].unwrap(), f.peak_y[0].unwrap());
+        assert!(peak_y - cap_y < 12.0, "{w}x{h}: lines {cap_y} and {peak_y}");
+        for (i, (a, ra)) in labels.iter().enumerate() {
+            assert!(
+                lane.y <= ra.y && ra.bottom() <= lane.bottom(),
+                "{w}x{h}: {a} leaves the chart"
+            );
+            for (b, rb) in &labels[i + 1..] {
+                assert!(!ra.intersects(rb), "{w}x{h}: {a} over {b}");
+            }
         }
     }
 }

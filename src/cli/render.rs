@@ -72,7 +72,11 @@ pub fn render(a: RenderArgs) -> Result<u8> {
         .ok_or_else(|| Error::whole(format!("--theme `{}`: expected light or dark", a.theme)))?;
     let doc = super::commands::read(&a.file, &a.dims)?;
     let plan = super::commands::resolve(&a.file, &doc)?;
-    let chart = Chart::new(plan);
+    // A buffer list's capacity (MiniMalloc's file names) drawn as the page draws it.
+    let chart = match doc.buffers.as_ref().and_then(|b| b.capacity) {
+        Some(capacity) => Chart::new(plan).with_capacity(0, capacity),
+        None => Chart::new(plan),
+    };
     // Titled like the page's exports: the same picture for the same view.
     let mut view = View {
         title_band: info::TITLE_BAND,

@@ -36,6 +36,9 @@ pub const EXACT_LIMIT: usize = 10_000;
 pub const DENSE_RUNS: usize = 40_000;
 /// Parts a label's spot is checked against at most before it counts as taken.
 const SPOT_CHECKS: usize = 20_000;
+/// How many lines a reference label may move away from its line to stay off the
+/// other labels.
+const MOVED_LINES: usize = 3;
 /// Planes outlined at most per emphasis in an occupancy frame.
 const MAX_EMPHASIS: usize = 5_000;
 
@@ -555,7 +558,7 @@ impl<'a> LaneCtx<'a> {
                 ..style(self.color(Role::Peak), 12.0, Align::Right)
             };
             let spots = [(right, y - 8.0), (right, y + 10.0), (left, y + 10.0)];
-            self.reference_label(&text, st, &spots, &mut taken, p);
+            self.reference_label(&text, st, y, &spots, &mut taken, p);
         }
         if let Some(y) = frame.lower_bound_y[lane] {
             let text = format!("Lower bound = {}", bytes_long(info.lower_bound));
@@ -569,7 +572,7 @@ impl<'a> LaneCtx<'a> {
                 (left, y + 27.0),
                 (right, y + 27.0),
             ];
-            self.reference_label(&text, st, &spots, &mut taken, p);
+            self.reference_label(&text, st, y, &spots, &mut taken, p);
         }
         if let (Some(cap), Some(y)) = (info.capacity, cap_y) {
             let verdict = if info.peak <= cap { "fits" } else { "over" };
@@ -584,19 +587,23 @@ impl<'a> LaneCtx<'a> {
                 (right, y - 8.0),
                 (right, y + 9.0),
             ];
-            self.reference_label(&text, st, &spots, &mut taken, p);
+            self.reference_label(&text, st, y, &spots, &mut taken, p);
         }
     }
 
     /// Draws a reference line's label at the first of `spots` (the text's anchor: its
     /// right end at the right of the chart, its left end at the left, and its middle)
     /// that lies inside the chart, off the labels `taken` and off every plane; else at
-    /// the first inside the chart and off `taken`; else at the first. Right-aligned
-    /// styles turn left-aligned at the left end.
+    /// the first inside the chart and off `taken`; else, when lines lie a few pixels
+    /// apart (a capacity just above a peak at its bound) and every spot touches another
+    /// label, at the nearest spot moved a line at a time away from its line (up for
+    /// spots above it, down for those below) that is inside and off `taken`; else at
+    /// the first. Right-aligned styles turn left-aligned at the left end.
     fn reference_label(
         &self,
         text: &str,
         st: TextStyle,
+        line_y: f64,
         spots: &[(f64, f64)],
         taken: &mut Vec<Rect>,
         p: &mut dyn Painter,
@@ -614,12 +621,26 @@ impl<'a> LaneCtx<'a> {
         let chart = self.b.chart;
         let inside = |r: &Rect| r.y >= chart.y + 1.0 && r.bottom() <= chart.bottom() - 1.0;
         let free = |r: &Rect| inside(r) && !taken.iter().any(|t| t.intersects(r));
+        let step = st.size + 5.0;
+        let moved = (1..=MOVED_LINES).flat_map(|k| {
+            placed.iter().map(move |&(st, x, y, _)| {
+                let y = if y < line_y {
+                    y - k as f64 * step
+                } else {
+                    y + k as f64 * step
+                };
+                (st, x, y, label_box(x, y, w, st))
+            })
+        });
         let best = placed
             .iter()
+            .copied()
             .find(|s| free(&s.3) && !self.covered(&s.3))
-            .or_else(|| placed.iter().find(|s| free(&s.3)))
-            .unwrap_or(&placed[0]);
-        let (st, x, y, patch) = *best;
+            .or_else(|| placed.iter().copied().find(|s| free(&s.3)))
+            .or_else(|| moved.clone().find(|s| free(&s.3) && !self.covered(&s.3)))
+            .or_else(|| moved.clone().find(|s| free(&s.3)))
+            .unwrap_or(placed[0]);
+        let (st, x, y, patch) = best;
         backed_text(p, text, x, y, st, self.color(Role::Background));
         taken.push(patch);
     }
