@@ -84,7 +84,14 @@ impl CompareView {
             let plan = scene::align::align_to(ca.plan(), cb.plan());
             aligned = plan.steps != cb.plan().steps;
             let stats = crate::stats::stats(&plan);
+            let capacities: Vec<_> = cb.lanes().iter().map(|l| l.capacity).collect();
             cb = Chart::with(plan, stats, cb.report().clone());
+            // A buffer list's capacity is the file's, not the plan's: B keeps its line.
+            for (lane, c) in capacities.into_iter().enumerate() {
+                if let Some(c) = c {
+                    cb = cb.with_capacity(lane, c);
+                }
+            }
         }
         // A buffer has one colour in both charts: B's planes take their pair's node in
         // A; B's own (unpaired) take keys past A's nodes.

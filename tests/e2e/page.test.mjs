@@ -175,6 +175,10 @@ test('compare view: shared scale, peak delta equal to the difference of the two 
   // of the two halves may round to heights one pixel apart.
   assert.ok(Math.abs(pa.rect.h - pb.rect.h) <= 1, 'same byte scale ' + JSON.stringify([pa, pb]));
   assert.ok(fb.peak_y[0] > fa.peak_y[0], 'B\'s lower peak is drawn lower');
+  // The CSV's capacity is the file's: both halves draw it, at one height (aligned by
+  // node, B's chart is rebuilt on A's clocks and must keep it).
+  assert.ok(fa.capacity_y[0] != null && fb.capacity_y[0] != null, 'capacity line in both halves');
+  assert.ok(Math.abs(fa.capacity_y[0] - fb.capacity_y[0]) < 0.01, 'capacity at one height');
   // Gestures on either half move both: the wheel zooms time, a drag pans, a hover names.
   // Followed: a plane under the middle of the chart, so it stays on screen, drawn as a
   // rectangle in both halves (a plane about a pixel tall can round to the raster in one).
