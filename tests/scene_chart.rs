@@ -261,6 +261,38 @@ fn reference_labels_stay_apart_when_their_lines_almost_meet() {
     }
 }
 
+/// The panel's "live at the peak" list is at the fullest clock where a plane tops the
+/// peak, not at the first: a small buffer placed at the top from clock 0 sets the peak
+/// there, but the arena is full only at clock 10, where the list sums to the peak.
+#[test]
+fn live_at_the_peak_is_listed_at_the_fullest_clock_topping_it() {
+    let buffer = |id: &str, lower, upper, size, offset| Buffer {
+        id: id.into(),
+        lower,
+        upper,
+        size,
+        offset: Some(offset),
+    };
+    let plan = memplan::planning::plan_buffers(&BufferList {
+        buffers: vec![
+            buffer("top", 0, 20, 100, 1000),
+            buffer("early", 0, 2, 10, 0),
+            buffer("full", 10, 12, 1000, 0),
+        ],
+        capacity: None,
+    })
+    .unwrap();
+    let chart = Chart::new(plan);
+    let s = scene::info::summary(&chart);
+    let lane = &s.lanes[0];
+    assert_eq!(lane.peak_bytes, "1100");
+    assert_eq!(lane.peak_clocks, [0], "the top is first reached at clock 0");
+    assert_eq!(lane.live_clock, Some(10));
+    let names: Vec<&str> = lane.live_at_peak.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["top", "full"]);
+    assert!(lane.live_at_peak[0].sets_peak);
+}
+
 #[test]
 fn hit_test_finds_the_plane_under_the_pointer() {
     let plan = load("mobilenet_v2-multi-None");

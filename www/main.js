@@ -202,7 +202,7 @@ function refreshPanel() {
     else if (tag) dd.id = tag;
     stats.append(el('dt', k), dd);
   }
-  const at = m ? m.live_peak_clock : peakLane?.peak_clocks[0] ?? peakLane?.busiest_clock;
+  const at = m ? m.live_peak_clock : peakLane?.live_clock ?? peakLane?.busiest_clock;
   $('live-title').textContent = at == null ? 'Live at the peak' : `Live at clock ${at} (the peak${m ? ', all memories' : ''})`;
   for (const row of m ? m.live_at_peak : peakLane ? peakLane.live_at_peak : []) {
     const text = `${row.name} — ${row.size}` + (row.sets_peak ? ' · sets the peak' : '');

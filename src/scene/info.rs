@@ -4,7 +4,7 @@
 
 use super::axis::{bytes_long, group_digits};
 use super::chart::Chart;
-use crate::model::Bytes;
+use crate::model::{Bytes, Clock};
 use crate::stats;
 use serde::Serialize;
 
@@ -121,8 +121,12 @@ pub struct LaneSummary {
     /// The clock of most live bytes (where the lower bound is met). Not where the peak
     /// is: a plan can top out later, where a hole left earlier pushes a plane up.
     pub busiest_clock: Option<u32>,
-    /// Spaces live at the first peak clock, the one setting the peak first, then
-    /// largest first, each shown by its latest plane.
+    /// The clock `live_at_peak` is at: of the clocks where a live plane tops the
+    /// peak, the one with the most live bytes ([`fullest_peak_clock`]); the busiest
+    /// clock when no plane is drawn at the peak.
+    pub live_clock: Option<u32>,
+    /// Spaces live at `live_clock`, the one setting the peak first, then largest
+    /// first, each shown by its latest plane.
     pub live_at_peak: Vec<LiveRow>,
     /// Capacity of the component when the file states one (a MiniMalloc set's name,
     /// an Aidge component), and whether the peak fits in it.
@@ -141,15 +145,48 @@ fn peak_parts(chart: &Chart, lane: usize) -> impl Iterator<Item = &super::chart:
         .filter(move |q| q.lane == lane && q.a1 == peak)
 }
 
+/// The clock the panel lists what is live at, with the plane topping the peak then:
+/// among the clocks where a live plane tops the peak, the one with the most live
+/// bytes (the first of them). The first such clock can hold little: on a plan at its
+/// bound, a 3 KiB buffer placed at the top from clock 0 sets the peak there, while
+/// the arena is full at clock 117,760 (MiniMalloc's C set); at the fullest clock the
+/// list shows what the arena must hold. Peak parts topping one byte never share a
+/// clock in a valid plan, so this reads each run of live bytes about once.
+fn fullest_peak_clock(chart: &Chart, lane: usize) -> Option<(Clock, usize)> {
+    let runs = &chart.lanes()[lane].live;
+    let live_at = |i: usize| runs.get(i).map_or(0, |r| r.1);
+    let mut best: Option<(Bytes, Clock, usize)> = None;
+    for q in peak_parts(chart, lane) {
+        // The run holding t0 (none before the first run: nothing live), then every
+        // run starting inside [t0, t1).
+        let first = runs.partition_point(|r| r.0 <= q.t0);
+        let at_t0 = first.checked_sub(1).map_or(0, live_at);
+        let inside = runs[first..]
+            .iter()
+            .take_while(|r| u64::from(r.0) < q.t1)
+            .map(|r| (r.1, r.0));
+        for (bytes, t) in std::iter::once((at_t0, q.t0)).chain(inside) {
+            let better = match best {
+                None => true,
+                Some((b, c, _)) => bytes > b || (bytes == b && t < c),
+            };
+            if better {
+                best = Some((bytes, t, q.plane));
+            }
+        }
+    }
+    best.map(|(_, t, plane)| (t, plane))
+}
+
 fn lane_summary(chart: &Chart, lane: usize) -> LaneSummary {
     let l = &chart.lanes()[lane];
     let cs = chart.stats().components.get(l.component);
     let mut clocks: Vec<u32> = peak_parts(chart, lane).map(|q| q.t0).collect();
     clocks.dedup();
-    let top = peak_parts(chart, lane).next().map(|q| q.plane);
-    let at = clocks
-        .first()
-        .copied()
+    let fullest = fullest_peak_clock(chart, lane);
+    let top = fullest.map(|(_, plane)| plane);
+    let at = fullest
+        .map(|(t, _)| t)
         .or_else(|| cs.and_then(|c| c.peak_clock));
     let plan = &chart.plan();
     let mut live_at_peak: Vec<LiveRow> = at
@@ -180,6 +217,7 @@ fn lane_summary(chart: &Chart, lane: usize) -> LaneSummary {
         peak_clocks: clocks,
         peak_clocks_more: more,
         busiest_clock: cs.and_then(|c| c.peak_clock),
+        live_clock: at,
         live_at_peak,
         capacity: capacity.map(bytes_long),
         fits: capacity.map(|c| l.peak <= c),

@@ -127,7 +127,7 @@ test('2. two files of the same name both stay open, can be renamed and compared'
   await page.close();
 });
 
-test('3. the panel\'s peak clock is one where a live plane tops the peak', async () => {
+test('3. the panel lists what is live at a clock where a live plane tops the peak', async () => {
   const page = await open();
   const cases = [['fused.memory_info.txt', vit('fused')], ['plain.memory_info.txt', vit('plain')]];
   for (const dir of ['resnet18-single-None', 'mobilenet_v2-multi-None', 'efficientnet_b0-single-wrap-None']) {
@@ -138,7 +138,10 @@ test('3. the panel\'s peak clock is one where a live plane tops the peak', async
     await h.drop(page, [[name, bytes]]);
     await h.waitForFiles(page, n + 1);
     const peak = BigInt(await page.evaluate(() => window.__memplan.summary().peak_bytes));
-    const clock = Number((await page.textContent('#peak-clock')).split(/[,\s]/)[0]);
+    // Listed at the fullest of the clocks where a plane tops the peak.
+    const title = await page.textContent('#live-title');
+    const clock = Number(title.match(/^Live at clock (\d+) \(the peak\)$/)?.[1]);
+    assert.ok(Number.isInteger(clock), `${name}: ${title}`);
     const first = page.locator('#live button').first();
     assert.match(await first.textContent(), /sets the peak/, name);
     const plane = Number(await first.getAttribute('data-plane'));
@@ -148,7 +151,6 @@ test('3. the panel\'s peak clock is one where a live plane tops the peak', async
     const top = info.wrap ? digits(info.wrap.split('..')[1]) : digits(info.address) + digits(info.size);
     assert.equal(top, peak, `${name}: ${info.name} tops the peak`);
     assert.ok(info.allocated <= clock && clock <= info.last_live, `${name}: live at clock ${clock}`);
-    assert.equal(await page.textContent('#live-title'), `Live at clock ${clock} (the peak)`);
     // The clock of most live bytes is shown too, as what it is.
     assert.match(await page.textContent('#busiest-clock'), /at clock \d+$/);
   }
