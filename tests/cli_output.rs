@@ -2,25 +2,16 @@
 //! name picks it (or `--format`), by one rule for both commands; a name no writer
 //! matches is refused before anything is planned or written.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn memplan() -> Command {
-    Command::cargo_bin("memplan").unwrap()
-}
+include!("support/cli.rs");
 
 fn data(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(path)
-}
-
-fn out_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("memplan-cli-output-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 /// MiniMalloc CSV rows `(id, lower, upper, size, offset)`, read here, not by memplan.
@@ -36,21 +27,6 @@ fn rows(text: &str) -> Vec<(String, u64, u64, u64, Option<u64>)> {
             (f[0].to_owned(), n(1), n(2), n(3), f.get(4).map(|_| n(4)))
         })
         .collect()
-}
-
-fn peak(file: &Path) -> u64 {
-    let out = memplan()
-        .args(["stats", "--json"])
-        .arg(file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["peak"].as_u64().unwrap()
 }
 
 /// `plan x.csv -o out.csv` writes the CSV of the plan (it wrote memplan JSON into

@@ -1,26 +1,17 @@
 //! `memplan plan` on Aidge exports, which hold both a schedule and Aidge's plan for
 //! it: which of the two is planned (`--from`), and the time budget (`--budget`).
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn memplan() -> Command {
-    Command::cargo_bin("memplan").unwrap()
-}
+include!("support/cli.rs");
 
 /// An export made by real aidge_core 0.10.1: schedule + Aidge's plan of `combo`.
 fn export(combo: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/aidge")
         .join(format!("{combo}.json"))
-}
-
-fn out_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("memplan-cli-plan-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 fn read_plan(path: &Path) -> Value {
@@ -50,21 +41,6 @@ fn plan(file: &Path, out: &Path, args: &[&str]) {
         .arg(out)
         .assert()
         .success();
-}
-
-fn peak(file: &Path) -> u64 {
-    let out = memplan()
-        .args(["stats", "--json"])
-        .arg(file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["peak"].as_u64().unwrap()
 }
 
 #[test]

@@ -13,29 +13,11 @@ use memplan::drivers::{self, Driver, DriverOptions};
 use memplan::manager::OptimizeStrategy;
 use memplan::planning::{Request, Session, Source};
 use memplan::stats::stats;
-use memplan::strategies::Budget;
-use std::io::Read;
-use std::path::Path;
+
+include!("support/planning.rs");
 
 fn model(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/onnx/corpus")
-        .join(format!("{name}.onnx.gz"));
-    let raw = std::fs::read(&path).unwrap();
-    let mut bytes = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut bytes)
-        .unwrap();
-    bytes
-}
-
-/// A budget the node limit decides on any machine.
-fn nodes(max_nodes: u64) -> Budget {
-    Budget {
-        millis: 600_000,
-        max_nodes,
-        ..Budget::default()
-    }
+    gunzip(&format!("onnx/corpus/{name}.onnx.gz"))
 }
 
 #[test]

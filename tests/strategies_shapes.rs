@@ -13,28 +13,11 @@ use memplan::model::Plan;
 use memplan::planning::{Request, Session};
 use memplan::stats::stats;
 use memplan::strategies::{place, Budget, Strategy};
-use std::io::Read;
-use std::path::Path;
+
+include!("support/planning.rs");
 
 fn log(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/aidge/wrap-logs")
-        .join(format!("{name}.memory_info.txt.gz"));
-    let raw = std::fs::read(&path).unwrap();
-    let mut text = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut text)
-        .unwrap();
-    text
-}
-
-/// A budget the node limit decides on any machine.
-fn nodes(max_nodes: u64) -> Budget {
-    Budget {
-        millis: 600_000,
-        max_nodes,
-        ..Budget::default()
-    }
+    gunzip(&format!("aidge/wrap-logs/{name}.memory_info.txt.gz"))
 }
 
 /// The smallest peak any placement of `plan`'s spaces as rectangles can have.
