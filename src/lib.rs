@@ -21,6 +21,7 @@ pub mod model;
 pub mod planning;
 #[cfg(all(feature = "python", not(target_arch = "wasm32")))]
 mod python;
+pub mod recipes;
 pub mod scene;
 pub mod schedule;
 pub mod stats;

@@ -4,8 +4,8 @@
 //! own formats, results come out as memplan JSON or JSON records the Python side loads
 //! into its dataclasses (never CSV text it would split), and errors become
 //! `ValueError` with the same message (file, place, what was expected) the CLI prints.
-//! The names a user types (`STRATEGIES`, `EXPORT_FORMATS`) are Rust's lists
-//! (`planning::choices`, `Export::CHOICES`); the stub `_native.pyi` types them all.
+//! The names a user types (`STRATEGIES`, `EXPORT_FORMATS`, `RECIPES`, `DTYPES`) are
+//! Rust's lists (`planning::choices`, `Export::CHOICES`, `recipes::Recipe::ALL`); the stub `_native.pyi` types them all.
 
 use crate::formats::{self, Export};
 use crate::planning::{self, Request, Session};
@@ -187,6 +187,20 @@ fn document(plan: &str, schedule: Option<&str>) -> PyResult<String> {
     Ok(text)
 }
 
+/// The model or schedule `model` (any file memplan reads that holds a schedule: an ONNX
+/// model, a memplan JSON with its schedule), named `name` in messages, as the
+/// deployment of `recipes` (comma-separated names of `RECIPES`) and `dtype` (one of
+/// `DTYPES`, or "") runs it: the memplan JSON of the rewritten schedule, and what the
+/// recipes did (the lines `memplan --recipes` prints).
+#[pyfunction]
+fn deploy(model: &[u8], name: &str, recipes: &str, dtype: &str) -> PyResult<(String, Vec<String>)> {
+    let deploy = crate::recipes::Deploy::parse(recipes, dtype).map_err(value_error)?;
+    let doc = formats::load(name, model).map_err(value_error)?;
+    let doc = crate::recipes::document(doc, &deploy).map_err(|e| value_error(e.in_file(name)))?;
+    let text = formats::memplan_json::write(&doc);
+    Ok((text, doc.warnings))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -203,6 +217,26 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AS_LOADED_ALIAS", planning::AS_LOADED_ALIAS)?;
     let formats: Vec<&str> = Export::CHOICES.iter().map(|c| c.name).collect();
     m.add("EXPORT_FORMATS", formats)?;
+    let recipes = crate::recipes::Recipe::ALL;
+    m.add(
+        "RECIPES",
+        recipes.iter().map(|r| r.name()).collect::<Vec<_>>(),
+    )?;
+    m.add(
+        "RECIPE_HELP",
+        recipes
+            .iter()
+            .map(|r| (r.name(), r.help()))
+            .collect::<std::collections::HashMap<_, _>>(),
+    )?;
+    m.add(
+        "DTYPES",
+        crate::recipes::Dtype::ALL
+            .iter()
+            .map(|d| d.name())
+            .collect::<Vec<_>>(),
+    )?;
+    m.add_function(wrap_pyfunction!(deploy, m)?)?;
     m.add_function(wrap_pyfunction!(document, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;

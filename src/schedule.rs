@@ -34,6 +34,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Schedule {
     pub nodes: Vec<Node>,
+    /// The memory alignment the framework's planner must keep for this graph, in
+    /// bytes (`None`: 1). A deployment sets it (`crate::recipes::Dtype::alignment`:
+    /// Aidge's export plans int8 graphs with 16); every driver plans with at least it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alignment: Option<u64>,
 }
 
 /// One node of the schedule.
@@ -348,6 +353,7 @@ mod tests {
                     ..Node::default()
                 },
             ],
+            alignment: None,
         }
     }
 

@@ -37,3 +37,45 @@ pub fn convert_onnx(
         schedule,
     )))
 }
+
+/// The deployments the page's "Deploy as" menu offers, as JSON `[{recipes, dtype,
+/// label, help}]`: each recipe of [`crate::recipes::Recipe::ALL`], in float32 and in
+/// each smaller dtype.
+#[wasm_bindgen(js_name = deployChoices)]
+pub fn deploy_choices() -> String {
+    use crate::recipes::{Deploy, Dtype, Recipe};
+    let mut out = Vec::new();
+    for r in Recipe::ALL {
+        for d in std::iter::once(None).chain(
+            Dtype::ALL
+                .iter()
+                .filter(|d| **d != Dtype::Float32)
+                .map(|d| Some(*d)),
+        ) {
+            let deploy = Deploy {
+                recipes: vec![*r],
+                dtype: d,
+            };
+            out.push(serde_json::json!({
+                "recipes": r.name(), "dtype": d.map_or("", Dtype::name),
+                "label": deploy.label(), "help": r.help(),
+            }));
+        }
+    }
+    serde_json::Value::Array(out).to_string()
+}
+
+/// The schedule of `bytes` (a model's memplan JSON, as [`convert_onnx`] made it) as
+/// `recipes` and `dtype` deploy it: JSON `{document, warnings}`, the memplan JSON the
+/// page opens as a file of its own and what the recipes did.
+#[wasm_bindgen]
+pub fn deploy(name: &str, bytes: &[u8], recipes: &str, dtype: &str) -> Result<String, JsError> {
+    let deploy = crate::recipes::Deploy::parse(recipes, dtype).map_err(|e| js_error(e, name))?;
+    let doc = formats::load(name, bytes).map_err(|e| js_error(e, name))?;
+    let doc = crate::recipes::document(doc, &deploy).map_err(|e| js_error(e, name))?;
+    let out = serde_json::json!({
+        "document": formats::memplan_json::write(&doc),
+        "warnings": doc.warnings,
+    });
+    Ok(out.to_string())
+}

@@ -13,6 +13,7 @@ import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
 import { fragmentPlan, fragmentSync, readFragment } from './share.js';
 import { prepare as prepareOnnx } from './onnx.js';
+import { setupDeploy } from './deploy.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('chart');
@@ -63,10 +64,18 @@ function clearError() {
   $('error').hidden = true;
 }
 
-/** A line under the bar that is neither an error nor permanent (cleared by the next open). */
-function notify(message) {
+/**
+ * A line under the bar that is neither an error nor permanent (cleared by the next open);
+ * `details`, lines shown folded under it (a <details> the user opens).
+ */
+function notify(message, details = []) {
   const box = $('notice');
-  box.textContent = message ?? '';
+  box.replaceChildren(message ?? '');
+  if (message && details.length) {
+    const more = el('details');
+    more.append(el('summary', `Details (${details.length})`), ...details.map((d) => el('div', d)));
+    box.append(more);
+  }
   box.hidden = !message;
 }
 
@@ -224,12 +233,15 @@ const planning = setupPlanning({
   refresh: () => {
     refreshPanel();
     compare.filesChanged();
+    deployMenu.refresh();
   },
   redraw,
   showError,
   clearError,
   notify,
 });
+// "Deploy as" (deploy.js): an opened ONNX model planned as its deployment runs it.
+const deployMenu = setupDeploy({ viewer, planning, notify, showError, clearError });
 
 /**
  * Opens files; a bad one shows its error and leaves the shown plan in place. A file
@@ -328,6 +340,7 @@ function filesChanged() {
   refreshPanel();
   planning.showReport(); // the planning line belongs to the file shown
   compare.filesChanged();
+  deployMenu.refresh();
   redraw();
 }
 $('files').addEventListener('change', (e) => {

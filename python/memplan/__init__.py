@@ -16,28 +16,40 @@ writes memplan's plan into the model's ``OfflineMemoryAllocation`` metadata.
 
 The names a user passes are the Rust core's (one definition for the CLI, the page
 and Python): ``STRATEGIES`` (``as-loaded`` first, which keeps the plan as loaded
-and is also accepted as ``aidge``; ``STRATEGY_HELP`` says what each does) and
-``EXPORT_FORMATS`` (``memplan convert --format``).
+and is also accepted as ``aidge``; ``STRATEGY_HELP`` says what each does),
+``EXPORT_FORMATS`` (``memplan convert --format``), ``RECIPES`` (``RECIPE_HELP``) and
+``DTYPES`` (``memplan --recipes``, ``--dtype``).
+
+``memplan.deploy(model, recipes=("export-cpp",))`` plans a model as its deployment runs
+it: the graph rewritten as aidge-export-cpp's export rewrites it (fusions, NHWC, its
+in-place rules), planned as the export plans it; ``Deployed.peak`` is the export's
+``mem_0`` (docs/recipes.md).
 """
 
 import importlib
 from typing import TYPE_CHECKING, Dict, Tuple
 
+from .deploy import Deployed, deploy
 from .report import Report
 
 __version__ = "0.1.0"
-__all__ = ["Report", "STRATEGIES", "STRATEGY_HELP", "AS_LOADED", "EXPORT_FORMATS"]
+__all__ = ["Report", "Deployed", "deploy", "STRATEGIES", "STRATEGY_HELP", "AS_LOADED",
+           "EXPORT_FORMATS", "RECIPES", "RECIPE_HELP", "DTYPES"]
 
 if TYPE_CHECKING:
     STRATEGIES: Tuple[str, ...]
     STRATEGY_HELP: Dict[str, str]
     AS_LOADED: str
     EXPORT_FORMATS: Tuple[str, ...]
+    RECIPES: Tuple[str, ...]
+    RECIPE_HELP: Dict[str, str]
+    DTYPES: Tuple[str, ...]
 
 
 def __getattr__(name: str) -> object:
     """The core's names, read from ``memplan._native`` on first use."""
-    if name not in ("STRATEGIES", "STRATEGY_HELP", "AS_LOADED", "EXPORT_FORMATS"):
+    if name not in ("STRATEGIES", "STRATEGY_HELP", "AS_LOADED", "EXPORT_FORMATS", "RECIPES",
+                    "RECIPE_HELP", "DTYPES"):
         raise AttributeError(f"module 'memplan' has no attribute {name!r}")
     # (not `from . import _native`: that asks this function for `_native` first)
     _native = importlib.import_module(f"{__name__}._native")
@@ -47,4 +59,10 @@ def __getattr__(name: str) -> object:
         return dict(_native.STRATEGY_HELP)
     if name == "AS_LOADED":
         return _native.AS_LOADED
+    if name == "RECIPES":
+        return tuple(_native.RECIPES)
+    if name == "RECIPE_HELP":
+        return dict(_native.RECIPE_HELP)
+    if name == "DTYPES":
+        return tuple(_native.DTYPES)
     return tuple(_native.EXPORT_FORMATS)

@@ -111,13 +111,40 @@ pub struct ConvertArgs {
     pub dims: Dims,
 }
 
-/// Every command reads ONNX models, whose symbolic dims the user may set.
+/// Every command reads ONNX models, whose symbolic dims the user may set, and how the
+/// model is deployed (the recipes and dtype of a file holding a schedule).
 #[derive(Debug, Args)]
 pub struct Dims {
     /// An ONNX model's symbolic input dims, as NAME=N (e.g. `--dims batch=1,sequence=128`);
     /// those not given are 1.
     #[arg(long, value_delimiter = ',')]
     pub dims: Vec<String>,
+    /// Plan the graph as a deployment runs it: recipes applied to the schedule (an ONNX
+    /// model, a memplan JSON with a schedule) in order, comma-separated.
+    #[arg(long, value_parser = recipe_parser(), value_delimiter = ',')]
+    pub recipes: Vec<String>,
+    /// Element type of the activations on the device (int8 plans with 16-byte alignment,
+    /// as Aidge's export does).
+    #[arg(long, value_parser = dtype_parser())]
+    pub dtype: Option<String>,
+}
+
+/// `--recipes`' choices with their help, from [`crate::recipes::Recipe::ALL`].
+fn recipe_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        crate::recipes::Recipe::ALL
+            .iter()
+            .map(|r| PossibleValue::new(r.name()).help(r.help())),
+    )
+}
+
+/// `--dtype`'s choices, from [`crate::recipes::Dtype::ALL`].
+fn dtype_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        crate::recipes::Dtype::ALL
+            .iter()
+            .map(|d| PossibleValue::new(d.name()).help(d.help())),
+    )
 }
 
 /// Aidge 0.10.1's three memory generators.

@@ -20,6 +20,23 @@ fn display(path: &Path) -> String {
 /// Reads and sniffs a file (an ONNX model with the `--dims` given); prints its
 /// warnings on stderr.
 pub(super) fn read(path: &Path, dims: &Dims) -> Result<Document> {
+    let doc = read_file(path, dims)?;
+    let deploy = crate::recipes::Deploy::parse(
+        &dims.recipes.join(","),
+        dims.dtype.as_deref().unwrap_or(""),
+    )?;
+    if deploy.is_empty() {
+        return Ok(doc);
+    }
+    let name = display(path);
+    let doc = crate::recipes::document(doc, &deploy).map_err(|e| e.in_file(&name))?;
+    for w in doc.warnings.iter().filter(|w| w.starts_with("deployed as")) {
+        eprintln!("memplan: {name}: {w}");
+    }
+    Ok(doc)
+}
+
+fn read_file(path: &Path, dims: &Dims) -> Result<Document> {
     let name = display(path);
     if !dims.dims.is_empty() {
         return read_onnx(path, &dims.dims);

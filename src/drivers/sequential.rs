@@ -10,6 +10,19 @@ use crate::{Error, Result};
 use std::collections::BTreeMap;
 
 pub(super) fn run(schedule: &Schedule, opts: &DriverOptions) -> Result<Plan> {
+    // The schedule's own alignment (a deployment's: int8 kernels need 16 bytes) is a
+    // floor under the one asked for.
+    let aligned;
+    let opts = match schedule.alignment {
+        Some(a) if a > opts.alignment => {
+            aligned = DriverOptions {
+                alignment: a,
+                ..opts.clone()
+            };
+            &aligned
+        }
+        _ => opts,
+    };
     let multi = opts.driver == Driver::MultipleMems;
     let components: Vec<Component> = if opts.components.is_empty() {
         vec![Component {

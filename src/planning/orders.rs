@@ -105,7 +105,10 @@ fn reordered(schedule: &Schedule, order: &[usize]) -> Schedule {
             node
         })
         .collect();
-    Schedule { nodes }
+    Schedule {
+        nodes,
+        alignment: schedule.alignment,
+    }
 }
 
 #[cfg(test)]
@@ -145,6 +148,7 @@ mod tests {
                 node("c", &[1], &[(4, 0)]),
                 node("e", &[3, 2], &[]),
             ],
+            alignment: None,
         }
     }
 

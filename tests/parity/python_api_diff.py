@@ -1,9 +1,11 @@
 """memplan's Python API against its other faces and its types (issue #28).
 
 1. ``memplan.STRATEGIES`` (with ``STRATEGY_HELP``) lists exactly the strategies
-   ``memplan plan --help`` lists, in its order, with the same help; and
-   ``memplan.EXPORT_FORMATS`` exactly ``memplan convert --help``'s formats (the CLI's
-   lists are held to the Rust enum by tests/names.rs).
+   ``memplan plan --help`` lists, in its order, with the same help;
+   ``memplan.EXPORT_FORMATS`` exactly ``memplan convert --help``'s formats, and
+   ``memplan.RECIPES``/``DTYPES`` ``--recipes``/``--dtype``'s (the CLI's lists are held
+   to the Rust enums by tests/names.rs and tests/recipes.rs); ``memplan.deploy`` gives
+   the real export's mem_0 of a model.
 2. ``as-loaded`` and its old name ``aidge`` both keep the plan; the report comes back
    as a ``memplan.Report`` with the core's numbers.
 3. ``mypy --strict`` passes on the package (``python/memplan``, with ``py.typed`` and
@@ -52,6 +54,29 @@ def main():
     formats = [n for n, _ in possible_values("convert", "--format")]
     if list(memplan.EXPORT_FORMATS) != formats:
         problems.append(f"memplan.EXPORT_FORMATS {memplan.EXPORT_FORMATS} != {formats}")
+    recipes = possible_values("stats", "--recipes")
+    mine = [(n, re.sub(r"\s+", " ", memplan.RECIPE_HELP[n])) for n in memplan.RECIPES]
+    if mine != recipes:
+        problems.append(f"memplan.RECIPES {mine}\n  != memplan stats --help {recipes}")
+    dtypes = [n for n, _ in possible_values("stats", "--dtype")]
+    if list(memplan.DTYPES) != dtypes:
+        problems.append(f"memplan.DTYPES {memplan.DTYPES} != {dtypes}")
+
+    # A model planned as aidge-export-cpp deploys it: the export's mem_0, as
+    # tests/data/recipes/export_cpp.json records it from the real export.
+    import gzip
+    import json
+    model = gzip.open(ROOT / "tests/data/onnx/corpus/mobilenet_v3_small.onnx.gz").read()
+    real = json.loads((ROOT / "tests/data/recipes/export_cpp.json").read_text())
+    d = memplan.deploy(model, name="mobilenet_v3_small.onnx")
+    if d.peak != real["mobilenet_v3_small"]["mem_0"] or not any("ConvAct" in n for n in d.notes):
+        problems.append(f"memplan.deploy: peak {d.peak}, notes {d.notes[:2]}")
+    try:
+        memplan.deploy(model, recipes=("export-tvm",))
+        problems.append("an unknown recipe was taken")
+    except ValueError as e:
+        if "export-cpp" not in str(e):
+            problems.append(f"the refusal does not name the recipes: {e}")
 
     csv = "id,lower,upper,size\na,0,3,4\nb,3,9,4\nc,0,9,4\nd,9,21,4\ne,0,21,4\n"
     for choice in (memplan.AS_LOADED, "aidge"):

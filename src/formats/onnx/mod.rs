@@ -620,7 +620,10 @@ impl<'g> Builder<'g> {
                 _ => {}
             }
         }
-        let schedule = Schedule { nodes };
+        let schedule = Schedule {
+            nodes,
+            alignment: None,
+        };
         schedule.validate()?;
         Ok(schedule)
     }

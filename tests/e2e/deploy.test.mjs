@@ -1,0 +1,93 @@
+// End-to-end tests of issue #33: an ONNX model dropped on the page, then "Deploy as
+// export-cpp", shows the arena aidge-export-cpp 0.10.1's real export allocates (its
+// mem_0, recorded from the real export in tests/data/recipes/export_cpp.json by
+// tests/parity/recipes_diff.py), beside the graph as imported, and Compare pairs them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import * as h from './harness.mjs';
+
+const corpus = path.join(h.root, 'tests/data/onnx/corpus');
+const real = JSON.parse(fs.readFileSync(path.join(h.root, 'tests/data/recipes/export_cpp.json'), 'utf8'));
+
+let env;
+before(async () => { env = await h.start(); });
+after(async () => { await env?.stop(); });
+
+const report = (p, id) => p.evaluate((i) => {
+  const v = window.__memplan.viewer;
+  return v.report(i ?? v.current());
+});
+
+test('Deploy as export-cpp shows the export\'s mem_0 and says what changed', async () => {
+  const p = await env.open();
+  await h.ready(p);
+  const model = 'mobilenet_v3_small';
+  const n = (await p.evaluate(() => window.__memplan.files())).length;
+  // The menu is for models only: hidden on the sample.
+  assert.equal(await p.isHidden('#deploy'), true);
+  await h.drop(p, [[`${model}.onnx`, zlib.gunzipSync(fs.readFileSync(path.join(corpus, `${model}.onnx.gz`)))]]);
+  await h.waitForFiles(p, n + 1);
+  const imported = await report(p);
+  await p.waitForSelector('#deploy:not([hidden]) option[value="0"]', { state: 'attached' });
+  const labels = await p.$$eval('#deploy option', (os) => os.map((o) => o.textContent));
+  assert.ok(labels.includes('export-cpp') && labels.includes('export-cpp, int8'), labels.join(' | '));
+  await p.selectOption('#deploy', { label: 'export-cpp' });
+  await h.waitForFiles(p, n + 2);
+  const deployed = await report(p);
+  assert.equal(deployed.peak, String(real[model].mem_0), 'the real export\'s mem_0');
+  assert.ok(BigInt(imported.peak) < BigInt(deployed.peak));
+  const title = await p.textContent('#title');
+  assert.equal(title, `${model}.onnx · export-cpp`);
+  const notice = await p.textContent('#notice');
+  assert.match(notice, /Deployed as export-cpp: peak 2,408,448 B, as imported [\d,]+ B \(\+[\d,]+ B\)/);
+  assert.match(notice, /fused into ConvAct/); // folded under "Details"
+  assert.doesNotMatch(notice, /an estimate/);
+  // The deployed copy is no model: no menu on it.
+  assert.equal(await p.isHidden('#deploy'), true);
+  // Compare: the model as imported against its deployment, one scale; the fused
+  // meta-operators pair with the nodes they were made from (their names).
+  await p.click('#compare-open');
+  await p.waitForSelector('#compare:not([hidden])');
+  const a = await p.$eval('#cmp-a', (s) => s.selectedOptions[0].textContent);
+  const b = await p.$eval('#cmp-b', (s) => s.selectedOptions[0].textContent);
+  assert.deepEqual([a, b].sort(), [`${model}.onnx`, `${model}.onnx · export-cpp`].sort());
+  const rows = await p.$$eval('#cmp-rows tr', (rs) => rs.length);
+  assert.ok(rows > 10, `${rows} pairs`);
+  assert.deepEqual(h.outside(p, env.url), []);
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
+test('a model the export cannot take is refused, naming the node', async () => {
+  const p = await env.open();
+  await h.ready(p);
+  const n = (await p.evaluate(() => window.__memplan.files())).length;
+  await h.drop(p, [['resnext50_32x4d.onnx', zlib.gunzipSync(fs.readFileSync(path.join(corpus, 'resnext50_32x4d.onnx.gz')))]]);
+  await h.waitForFiles(p, n + 1);
+  await p.waitForSelector('#deploy:not([hidden]) option[value="0"]', { state: 'attached' });
+  await p.selectOption('#deploy', { label: 'export-cpp' });
+  await p.waitForSelector('#error:not([hidden])');
+  const error = await p.textContent('#error');
+  assert.match(error, /layer1_layer1_0_conv2_Conv' \(Conv\) has no kernel in aidge-export-cpp/);
+  assert.equal((await p.evaluate(() => window.__memplan.files())).length, n + 1);
+  await p.close();
+});
+
+test('a graph with kinds never checked against the export is called an estimate', async () => {
+  const p = await env.open();
+  await h.ready(p);
+  const n = (await p.evaluate(() => window.__memplan.files())).length;
+  await h.drop(p, [['shufflenet_v2_x0_5.onnx', zlib.gunzipSync(fs.readFileSync(path.join(corpus, 'shufflenet_v2_x0_5.onnx.gz')))]]);
+  await h.waitForFiles(p, n + 1);
+  await p.waitForSelector('#deploy:not([hidden]) option[value="0"]', { state: 'attached' });
+  await p.selectOption('#deploy', { label: 'export-cpp' });
+  await h.waitForFiles(p, n + 2);
+  // Said in the line, not folded away under Details.
+  assert.match(await p.textContent('#notice'), /an estimate, not checked against the real build \(export-cpp: node kinds never checked against the real export \([^)]*Reshape/);
+  assert.doesNotMatch(await p.textContent('#notice details'), /an estimate/);
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
