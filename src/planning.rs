@@ -229,12 +229,26 @@ pub struct PlanReport {
     /// where its buffers go, so "as loaded" would be a lie).
     pub strategy_used: String,
     pub peak: String,
+    /// The bound of [`PlanReport::bound_scope`]: the most bytes live at once in this
+    /// plan's buffers or spaces (`stats`).
     pub lower_bound: String,
+    /// What `lower_bound` bounds: every plan memplan can make of the file
+    /// (`placements`), or only the placements of this plan's layout (`layout`: a
+    /// schedule, whose other layouts — Aidge's other drivers, wrap-around, branch
+    /// orders — `best` tries and can find lower).
+    pub bound_scope: BoundScope,
+    /// For `best` on a schedule that made every layout it tries: the lowest of their
+    /// bounds, below which no plan memplan makes of this schedule goes. Digits.
+    pub layouts_bound: Option<String>,
+    /// Every component sits at the bound of its scope (`lower_bound`).
+    pub at_bound: bool,
     /// The top of each memory component, digits, in the plan's component order
     /// (what Aidge's `get_peak_usage` gives per component; `memplan.aidge` compares
     /// them).
     pub component_peaks: Vec<String>,
-    /// No placement of these buffers (spaces) has a smaller peak.
+    /// No plan memplan can make of this file has a smaller peak: at a `placements`
+    /// bound, or at the `layouts_bound` of a schedule (never at a layout's own bound
+    /// alone, which another layout can go under).
     pub proven_optimal: bool,
     pub elapsed_ms: u64,
     /// Search nodes visited (0 for the greedy strategies and as loaded).
@@ -282,6 +296,39 @@ fn log_limits(wrapped: bool, strategy: Strategy) -> String {
          from the Python that ran Aidge with `from memplan.aidge import exporter; \
          exporter.export(scheduler, \"model.memplan.json\")` and open that file here."
     )
+}
+
+/// What a report's `lower_bound` bounds ([`PlanReport::bound_scope`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BoundScope {
+    /// Every plan memplan can make of the file: its buffers, or its spaces as the file
+    /// lays them out (a plan without its schedule), are all there is to place.
+    Placements,
+    /// The placements of this plan's layout only: the file holds a schedule, and
+    /// another layout of it (another driver, wrap-around, optimize, branch order) can
+    /// need fewer bytes.
+    Layout,
+}
+
+impl BoundScope {
+    /// The bound's name in every face: "lower bound" or "layout bound".
+    pub fn name(self) -> &'static str {
+        match self {
+            BoundScope::Placements => "lower bound",
+            BoundScope::Layout => "layout bound",
+        }
+    }
+}
+
+/// The scope of the bound of a document's plans as loaded or re-placed: a layout's
+/// when the document holds a schedule (whose other layouts `best` tries), else every
+/// plan memplan can make of it.
+pub fn bound_scope(doc: &Document) -> BoundScope {
+    match doc.schedule {
+        Some(_) => BoundScope::Layout,
+        None => BoundScope::Placements,
+    }
 }
 
 /// A document and, once computed, the plan it stands for.
@@ -393,11 +440,12 @@ impl Session {
             }
         };
         let wrapped = start.planes.iter().any(|p| p.is_wrapped());
-        let (plan, reordered) = match route.strategy() {
-            None => (start.into_owned(), None),
+        let (plan, reordered, layouts_bound) = match route.strategy() {
+            None => (start.into_owned(), None, None),
             Some(s) => move_spaces(&start, doc.schedule.as_ref(), &opts, s, &request.budget)?,
         };
-        let mut report = report(asked, &plan, &timer, capacity);
+        let scope = bound_scope(doc);
+        let mut report = report(asked, &plan, &timer, capacity, scope, layouts_bound);
         if let (Some(s), None, Format::AidgeLog(_)) = (route.strategy(), &doc.schedule, &doc.format)
         {
             report.limits = Some(log_limits(wrapped, s));
@@ -436,9 +484,13 @@ fn move_spaces(
     opts: &DriverOptions,
     strategy: Strategy,
     budget: &Budget,
-) -> Result<(Plan, Option<crate::schedule::Schedule>)> {
+) -> Result<Moved> {
     strategy_step::move_spaces(plan, schedule, opts, strategy, budget)
 }
+
+/// A plan with its spaces moved, the schedule it runs when `best` reordered the
+/// branches, and the bound over every layout `best` made (`configs::replan_schedule`).
+type Moved = (Plan, Option<crate::schedule::Schedule>, Option<u64>);
 
 /// The strategies themselves. The page's first wasm module (feature `lite`) plans
 /// only as loaded, and never a list without offsets (its `Planner::read` leaves such
@@ -467,7 +519,7 @@ mod strategy_step {
         opts: &DriverOptions,
         s: Strategy,
         budget: &Budget,
-    ) -> Result<(Plan, Option<crate::schedule::Schedule>)> {
+    ) -> Result<Moved> {
         let Some(schedule) = schedule else {
             let placed = strategies::replan(plan, s, budget)?;
             // `best` never ends above the plan it started from (an Aidge log of
@@ -475,7 +527,7 @@ mod strategy_step {
             let peak = |p: &Plan| stats::stats(p).peak;
             let keep =
                 s == Strategy::Best && peak(plan) < peak(&placed) && check::check(plan).is_valid();
-            return Ok((if keep { plan.clone() } else { placed }, None));
+            return Ok((if keep { plan.clone() } else { placed }, None, None));
         };
         configs::replan_schedule(plan, schedule, opts, s, budget)
     }
@@ -503,19 +555,36 @@ mod strategy_step {
         _: &DriverOptions,
         s: Strategy,
         _: &Budget,
-    ) -> Result<(Plan, Option<crate::schedule::Schedule>)> {
+    ) -> Result<Moved> {
         Err(absent(s))
     }
 }
 
-/// The report of a plan made (or kept) as a whole since `timer` started.
-fn report(asked: &str, plan: &Plan, timer: &Timer, capacity: Option<String>) -> PlanReport {
-    let (s, proven_optimal) = bounds(plan);
+/// The report of a plan made (or kept) as a whole since `timer` started, its bound
+/// of `scope` (and, for `best` on a schedule, the bound over every layout it made).
+fn report(
+    asked: &str,
+    plan: &Plan,
+    timer: &Timer,
+    capacity: Option<String>,
+    scope: BoundScope,
+    layouts_bound: Option<u64>,
+) -> PlanReport {
+    let (s, at_bound) = bounds(plan);
+    let proven_optimal = match scope {
+        BoundScope::Placements => at_bound,
+        // One component: the layouts' bound is the component's. A plan at it is
+        // valid (`bounds` checked it when at its own bound, which it then is too).
+        BoundScope::Layout => s.components.len() == 1 && layouts_bound == Some(s.peak) && at_bound,
+    };
     PlanReport {
         strategy: asked.into(),
         strategy_used: asked.into(),
         peak: s.peak.to_string(),
         lower_bound: s.lower_bound.to_string(),
+        bound_scope: scope,
+        layouts_bound: layouts_bound.map(|b| b.to_string()),
+        at_bound,
         component_peaks: component_peaks(plan),
         proven_optimal,
         elapsed_ms: timer.elapsed_ms(),
@@ -543,6 +612,9 @@ fn placed(list: &BufferList, placed: strategies::Placement, asked: &str) -> (Pla
         strategy_used: placed.strategy_used.name().into(),
         peak: placed.peak.to_string(),
         lower_bound: placed.lower_bound.to_string(),
+        bound_scope: BoundScope::Placements,
+        layouts_bound: None,
+        at_bound: placed.peak == placed.lower_bound,
         component_peaks: component_peaks(&plan),
         proven_optimal: placed.proven_optimal,
         elapsed_ms: placed.elapsed_ms,

@@ -77,7 +77,10 @@ fn check_export(dir: &str) -> PyResult<String> {
 fn svg(text: &str, name: &str, names: bool, width: u32, height: u32) -> PyResult<String> {
     let doc = formats::load(name, text.as_bytes()).map_err(value_error)?;
     let plan = planning::resolve(&doc).map_err(|e| value_error(e.in_file(name)))?;
-    let chart = Chart::new(plan);
+    let mut chart = Chart::new(plan);
+    if planning::bound_scope(&doc) == planning::BoundScope::Layout {
+        chart = chart.with_layout_bound();
+    }
     let view = View::fit(
         &chart,
         f64::from(width.max(100)),

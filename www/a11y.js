@@ -76,7 +76,7 @@ export function installA11y(viewer, stage, anchor, onTheme) {
     const name = viewer.file_name(viewer.current());
     stage.setAttribute('aria-label', `Memory plan chart of ${name}. Arrow keys move between planes, ` +
       'Enter pins, P jumps to the peak, slash searches, Escape clears.');
-    announce(`${name}: peak ${s.peak}, lower bound ${s.lower_bound}, ${s.planes} planes over ${s.steps} steps.`);
+    announce(`${name}: peak ${s.peak}, ${s.bound_name.toLowerCase()} ${s.lower_bound}, ${s.planes} planes over ${s.steps} steps.`);
     const rows = viewer.planes(TABLE_ROWS);
     table.append(el('caption', `Buffers of ${name}` + (s.planes > rows.length ? ` (first ${rows.length} of ${s.planes})` : '')));
     const head = el('tr');

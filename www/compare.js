@@ -86,7 +86,7 @@ export function setupCompare({ viewer, theme, onClose }) {
     stats.replaceChildren();
     const rows = [
       ['Peak A', s.peak_a], ['Peak B', s.peak_b], ['Peak B − A', s.peak_delta],
-      ['Lower bound A', s.lower_bound_a], ['Lower bound B', s.lower_bound_b],
+      [`${s.bound_name_a} A`, s.lower_bound_a], [`${s.bound_name_b} B`, s.lower_bound_b],
       ['Buffers', `${s.matched} matched, ${s.matched - s.unchanged} changed, ${s.only_a} only in A, ${s.only_b} only in B`],
     ];
     for (const [k, v] of rows) {

@@ -178,7 +178,8 @@ function refreshPanel() {
     ['Efficiency', m.efficiency],
   ] : [
     ['Peak', s.peak, 'peak'],
-    ['Lower bound', s.lower_bound],
+    // A schedule's plan is one layout of it: its bound is that layout's (best can go under).
+    [s.bound_name, s.lower_bound, 'bound'],
     ['Efficiency', s.efficiency],
   ];
   rows.push(

@@ -220,7 +220,7 @@ export class MemplanView extends HTMLElement {
   describe() {
     const s = this.viewer.summary();
     if (!s) return;
-    const text = `Peak ${s.peak}, lower bound ${s.lower_bound}, ${s.planes} planes, ${s.steps} steps`;
+    const text = `Peak ${s.peak}, ${s.bound_name.toLowerCase()} ${s.lower_bound}, ${s.planes} planes, ${s.steps} steps`;
     this.status.textContent = text;
     this.stage.setAttribute('aria-label', `Memory plan ${this.loaded ?? ''}: ${text}. ` +
       'Arrow keys move between planes, Enter pins, P jumps to the peak, Escape clears, 0 fits.');

@@ -126,6 +126,16 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     if (m) {
       box.append(`${who}${won}: ${digits(m.total_bytes)} B in ${m.count} memories (sum of their peaks)`);
       if (r.proven_optimal) box.append(el('strong', ' — each memory at its lower bound'));
+    } else if (r.bound_scope === 'layout') {
+      // A schedule's plan: its bound is its layout's, which another layout can beat;
+      // best, having made every layout it tries, also gives the bound over all of them.
+      box.append(`${who}${won}: peak ${digits(r.peak)} B, layout bound ${digits(r.lower_bound)} B`);
+      if (r.layouts_bound != null) box.append(`, lower bound over every layout memplan makes ${digits(r.layouts_bound)} B`);
+      if (r.proven_optimal) box.append(el('strong', ' — proven optimal'));
+      else if (r.at_bound) {
+        box.append(el('strong', ' — at its layout\'s bound'));
+        if (r.layouts_bound == null) box.append(' (another layout can be smaller: Re-plan with best)');
+      }
     } else {
       box.append(`${who}${won}: peak ${digits(r.peak)} B, lower bound ${digits(r.lower_bound)} B`);
       if (r.proven_optimal) box.append(el('strong', ' — proven optimal'));

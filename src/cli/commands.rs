@@ -86,18 +86,32 @@ pub(super) fn stats(a: StatsArgs) -> Result<u8> {
     let doc = read(&a.file, &a.dims)?;
     let plan = resolve(&a.file, &doc)?;
     let s = crate::stats::stats(&plan);
+    // What the bound bounds: a schedule's plan is one layout of it, which another
+    // layout (`memplan plan --strategy best`) can beat.
+    let scope = planning::bound_scope(&doc);
     if a.json {
         let mut value = serde_json::to_value(&s).map_err(|e| Error::whole(e.to_string()))?;
         if let Some(obj) = value.as_object_mut() {
             obj.insert("file".into(), display(&a.file).into());
             obj.insert("format".into(), doc.format.to_string().into());
+            obj.insert(
+                "bound_scope".into(),
+                serde_json::to_value(scope).map_err(|e| Error::whole(e.to_string()))?,
+            );
         }
         println!("{value}");
         return Ok(OK);
     }
     println!("file:         {} ({})", display(&a.file), doc.format);
     println!("peak:         {} bytes", s.peak);
-    println!("lower bound:  {} bytes", s.lower_bound);
+    match scope {
+        planning::BoundScope::Placements => println!("lower bound:  {} bytes", s.lower_bound),
+        planning::BoundScope::Layout => println!(
+            "layout bound: {} bytes (of this plan's spaces; another layout of the schedule can \
+             need less: memplan plan --strategy best)",
+            s.lower_bound
+        ),
+    }
     println!("efficiency:   {:.2} %", s.efficiency * 100.0);
     println!("planes:       {}", s.planes);
     println!("spaces:       {}", s.spaces);
@@ -117,9 +131,10 @@ pub(super) fn stats(a: StatsArgs) -> Result<u8> {
             String::new()
         };
         println!(
-            "{}: peak {} B, lower bound {} B at clock {t}: {}{more}",
+            "{}: peak {} B, {} {} B at clock {t}: {}{more}",
             c.name,
             c.peak,
+            scope.name(),
             c.lower_bound,
             top.join(", ")
         );

@@ -73,10 +73,14 @@ pub fn render(a: RenderArgs) -> Result<u8> {
     let doc = super::commands::read(&a.file, &a.dims)?;
     let plan = super::commands::resolve(&a.file, &doc)?;
     // A buffer list's capacity (MiniMalloc's file names) drawn as the page draws it.
-    let chart = match doc.buffers.as_ref().and_then(|b| b.capacity) {
+    let mut chart = match doc.buffers.as_ref().and_then(|b| b.capacity) {
         Some(capacity) => Chart::new(plan).with_capacity(0, capacity),
         None => Chart::new(plan),
     };
+    // The bound named for what it is, as the page names it.
+    if crate::planning::bound_scope(&doc) == crate::planning::BoundScope::Layout {
+        chart = chart.with_layout_bound();
+    }
     // Titled like the page's exports: the same picture for the same view.
     let mut view = View {
         title_band: info::TITLE_BAND,

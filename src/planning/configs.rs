@@ -29,6 +29,12 @@ use crate::{check, stats};
 /// steps follow it; an export must run them so). Configurations the drivers refuse, or
 /// whose plan the checker rejects, are left out.
 ///
+/// When every configuration of every order was made within the budget, the lowest of
+/// their per-plane bounds comes back too: no plan `best` can return is below it (each
+/// is one of these layouts, as made or with its spaces moved, and a layout's bound
+/// holds for any placement of its spaces), so it is a lower bound over every plan
+/// memplan makes of this schedule, where a plan's own bound is only its layout's.
+///
 /// The budget: plans are made for up to half of it (the schedule's own order first);
 /// then they are re-placed lowest per-plane bound first, each with an equal share of
 /// the time left and of the nodes, and only while that bound is below the best peak
@@ -41,9 +47,9 @@ pub fn replan_schedule(
     options: &DriverOptions,
     strategy: Strategy,
     budget: &Budget,
-) -> Result<(Plan, Option<Schedule>)> {
+) -> Result<(Plan, Option<Schedule>, Option<u64>)> {
     if strategy != Strategy::Best {
-        return Ok((replan(plan, strategy, budget)?, None));
+        return Ok((replan(plan, strategy, budget)?, None, None));
     }
     let timer = Timer::start();
     let configs = configurations(options);
@@ -64,10 +70,12 @@ pub fn replan_schedule(
     // (per-plane bound, plan as made, its order): the given plan first.
     let mut made: Vec<(u64, Plan, Option<usize>)> = vec![(given.lower_bound, plan.clone(), None)];
     let schedules = std::iter::once(schedule).chain(&orders);
+    let mut complete = true;
     'making: for (k, sched) in schedules.enumerate() {
         let order = k.checked_sub(1);
         for opts in &configs {
             if timer.elapsed_ms() >= budget.millis / 2 || budget.cancelled() {
+                complete = false;
                 break 'making;
             }
             let clock = Timer::start();
@@ -82,6 +90,7 @@ pub fn replan_schedule(
     }
     // Re-placed lowest bound first (stable: the given plan first on ties).
     made.sort_by_key(|(bound, _, _)| *bound);
+    let layouts_bound = complete.then(|| made[0].0);
     let worth = |from: usize, peak: u64| made[from..].iter().filter(|(b, _, _)| *b < peak).count();
     let nodes = (budget.max_nodes / worth(0, win.peak).max(1) as u64).max(1);
     for (k, (bound, other, order)) in made.iter().enumerate() {
@@ -100,7 +109,11 @@ pub fn replan_schedule(
             win.consider(&placed, *order);
         }
     }
-    Ok((win.plan, win.order.map(|k| orders[k].clone())))
+    Ok((
+        win.plan,
+        win.order.map(|k| orders[k].clone()),
+        layouts_bound,
+    ))
 }
 
 /// The lowest valid plan so far, and the order of the branches it runs them in

@@ -93,6 +93,9 @@ pub struct Chart {
     /// Per plane, the palette key of its fill, when not its node: the compare view
     /// gives B's planes the node of their pair in A, so a buffer has one colour in both.
     colors: Option<Vec<usize>>,
+    /// The plan's lower bound is its layout's only (a plan of a schedule, whose other
+    /// layouts can need fewer bytes): drawn and listed as "Layout bound".
+    layout_bound: bool,
 }
 
 impl Chart {
@@ -164,6 +167,7 @@ impl Chart {
             last_live,
             lod_index,
             colors: None,
+            layout_bound: false,
         }
         .checked()
     }
@@ -332,6 +336,29 @@ impl Chart {
             l.fit_capacity();
         }
         self.checked()
+    }
+
+    /// The same chart with its bound named for what it is, the bound of this plan's
+    /// layout (`planning::BoundScope::Layout`: a schedule's plan, which another layout
+    /// can beat), not a lower bound over every plan.
+    pub fn with_layout_bound(mut self) -> Chart {
+        self.layout_bound = true;
+        self
+    }
+
+    /// Whether the plan's bound is its layout's only ([`Chart::with_layout_bound`]).
+    pub fn layout_bound(&self) -> bool {
+        self.layout_bound
+    }
+
+    /// The name of the plan's bound: "Lower bound", or "Layout bound"
+    /// ([`Chart::with_layout_bound`]).
+    pub fn bound_name(&self) -> &'static str {
+        if self.layout_bound {
+            "Layout bound"
+        } else {
+            "Lower bound"
+        }
     }
 
     /// The parts of plane `plane` (adjacent in [`Chart::parts`], found by bisection).

@@ -95,6 +95,9 @@ pub struct Comparison {
     pub peak_delta: String,
     pub lower_bound_a: String,
     pub lower_bound_b: String,
+    /// What each plan's bound is called ([`Chart::bound_name`]).
+    pub bound_name_a: &'static str,
+    pub bound_name_b: &'static str,
     /// Buffers found in both plans (by name, then by place).
     pub matched: usize,
     /// Of these, paired by place (same address and size) rather than by name.
@@ -318,6 +321,8 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         peak_delta: peak_delta(pa, pb),
         lower_bound_a: bytes_long(a.stats().lower_bound),
         lower_bound_b: bytes_long(b.stats().lower_bound),
+        bound_name_a: a.bound_name(),
+        bound_name_b: b.bound_name(),
         matched,
         matched_by_place,
         unchanged,

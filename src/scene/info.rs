@@ -247,6 +247,9 @@ pub struct Summary {
     pub peak_bytes: String,
     pub peak: String,
     pub lower_bound: String,
+    /// What `lower_bound` is called: "Lower bound", or "Layout bound" for a plan whose
+    /// other layouts can need fewer bytes ([`Chart::bound_name`]).
+    pub bound_name: &'static str,
     /// `lower bound / peak` as a percentage with one decimal.
     pub efficiency: String,
     pub planes: usize,
@@ -381,6 +384,7 @@ pub fn summary(chart: &Chart) -> Summary {
         peak_bytes: s.peak.to_string(),
         peak: bytes_long(s.peak),
         lower_bound: bytes_long(s.lower_bound),
+        bound_name: chart.bound_name(),
         efficiency: format!("{:.1}%", s.efficiency * 100.0),
         planes: s.planes,
         spaces: s.spaces,

@@ -561,7 +561,7 @@ impl<'a> LaneCtx<'a> {
             self.reference_label(&text, st, y, &spots, &mut taken, p);
         }
         if let Some(y) = frame.lower_bound_y[lane] {
-            let text = format!("Lower bound = {}", bytes_long(info.lower_bound));
+            let text = format!("{} = {}", chart.bound_name(), bytes_long(info.lower_bound));
             let st = style(self.color(Role::LowerBound), 11.0, Align::Right);
             // Last, a line lower: under the peak's label when both lines are one.
             let spots = [

@@ -85,7 +85,11 @@ impl CompareView {
             aligned = plan.steps != cb.plan().steps;
             let stats = crate::stats::stats(&plan);
             let capacities: Vec<_> = cb.lanes().iter().map(|l| l.capacity).collect();
+            let layout_bound = cb.layout_bound();
             cb = Chart::with(plan, stats, cb.report().clone());
+            if layout_bound {
+                cb = cb.with_layout_bound();
+            }
             // A buffer list's capacity is the file's, not the plan's: B keeps its line.
             for (lane, c) in capacities.into_iter().enumerate() {
                 if let Some(c) = c {

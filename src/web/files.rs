@@ -191,6 +191,10 @@ impl Viewer {
         if let Some(c) = capacity(&report) {
             chart = chart.with_capacity(0, c);
         }
+        let scope = js_sys::Reflect::get(&report, &"bound_scope".into()).ok();
+        if scope.and_then(|s| s.as_string()).as_deref() == Some("layout") {
+            chart = chart.with_layout_bound();
+        }
         let revision = self.fresh_id();
         let strategy = job.strategy.as_str();
         let member = job.root.and_then(|root| {

@@ -102,10 +102,15 @@ impl Viewer {
     /// files through its worker.
     #[cfg(not(feature = "lite"))]
     pub fn open(&mut self, name: &str, bytes: &[u8]) -> Result<u32, JsValue> {
-        let plan = crate::formats::load(name, bytes)
-            .and_then(|doc| crate::planning::resolve(&doc).map_err(|e| e.in_file(name)))
-            .map_err(|e| JsValue::from_str(&e.to_string()))?;
-        let i = self.show(name, scene::Chart::new(plan), crate::planning::AS_LOADED);
+        let doc =
+            crate::formats::load(name, bytes).map_err(|e| JsValue::from_str(&e.to_string()))?;
+        let plan = crate::planning::resolve(&doc)
+            .map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))?;
+        let mut chart = scene::Chart::new(plan);
+        if crate::planning::bound_scope(&doc) == crate::planning::BoundScope::Layout {
+            chart = chart.with_layout_bound();
+        }
+        let i = self.show(name, chart, crate::planning::AS_LOADED);
         Ok(self.files[i].id)
     }
 

@@ -43,10 +43,14 @@ impl Viewer {
             }
             _ => planning::Session::open(name, bytes),
         };
-        let (plan, _) = session
+        let (plan, report) = session
             .and_then(|mut session| session.plan(&request))
             .map_err(err)?;
-        let i = self.show(name, crate::scene::Chart::new(plan), choice);
+        let mut chart = crate::scene::Chart::new(plan);
+        if report.bound_scope == planning::BoundScope::Layout {
+            chart = chart.with_layout_bound();
+        }
+        let i = self.show(name, chart, choice);
         Ok(self.files[i].id)
     }
 
