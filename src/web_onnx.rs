@@ -39,29 +39,51 @@ pub fn convert_onnx(
 }
 
 /// The deployments the page's "Deploy as" menu offers, as JSON `[{recipes, dtype,
-/// label, help}]`: each recipe of [`crate::recipes::Recipe::ALL`], in float32 and in
-/// each smaller dtype.
+/// label, help}]`, from the Rust tables: the export recipe in float32 and in each
+/// smaller dtype ([`crate::recipes::Dtype::ALL`]), then Aidge's seed fusions together
+/// ([`crate::recipes::Recipe::SEED_FUSIONS`]; the notice says what each one saves).
 #[wasm_bindgen(js_name = deployChoices)]
 pub fn deploy_choices() -> String {
     use crate::recipes::{Deploy, Dtype, Recipe};
+    let choice = |deploy: Deploy, help: String| {
+        serde_json::json!({
+            "recipes": deploy.recipes.iter().map(|r| r.name()).collect::<Vec<_>>().join(","),
+            "dtype": deploy.dtype.map_or("", Dtype::name),
+            "label": deploy.label(), "help": help,
+        })
+    };
     let mut out = Vec::new();
-    for r in Recipe::ALL {
+    for r in Recipe::ALL
+        .iter()
+        .filter(|r| !Recipe::SEED_FUSIONS.contains(r))
+    {
         for d in std::iter::once(None).chain(
             Dtype::ALL
                 .iter()
                 .filter(|d| **d != Dtype::Float32)
                 .map(|d| Some(*d)),
         ) {
-            let deploy = Deploy {
-                recipes: vec![*r],
-                dtype: d,
+            let help = match d {
+                Some(d) => format!("{} — {}", r.help(), d.help()),
+                None => r.help().to_string(),
             };
-            out.push(serde_json::json!({
-                "recipes": r.name(), "dtype": d.map_or("", Dtype::name),
-                "label": deploy.label(), "help": r.help(),
-            }));
+            out.push(choice(
+                Deploy {
+                    recipes: vec![*r],
+                    dtype: d,
+                },
+                help,
+            ));
         }
     }
+    let seed = Recipe::SEED_FUSIONS;
+    out.push(choice(
+        Deploy {
+            recipes: seed.to_vec(),
+            dtype: None,
+        },
+        seed.iter().map(|r| r.help()).collect::<Vec<_>>().join("; "),
+    ));
     serde_json::Value::Array(out).to_string()
 }
 

@@ -88,11 +88,7 @@ fn a_list_or_a_plan_without_schedule_has_a_true_lower_bound() {
 #[test]
 fn the_cli_names_the_bound_for_what_it_is() {
     let model = squeezenet_file();
-    let out = memplan()
-        .arg("stats")
-        .arg(&model)
-        .output()
-        .unwrap();
+    let out = memplan().arg("stats").arg(&model).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("layout bound: 3928576 bytes"), "{text}");
     assert!(!text.contains("lower bound"), "{text}");

@@ -11,6 +11,7 @@
 //! `memplan.RECIPES` are made from them.
 
 mod export_cpp;
+mod fusions;
 mod graph;
 
 use crate::formats::Document;
@@ -22,14 +23,35 @@ use crate::{Error, Result};
 pub enum Recipe {
     /// aidge-export-cpp 0.10.1's `export()` (target "host", its default data format).
     ExportCpp,
+    /// `fuse_to_metaops(graph, "MatMul-*>Add", "Linear")`.
+    FuseLinear,
+    /// `fuse_to_metaops(graph, "MatMul->Div#1->Softmax-*>MatMul;…",
+    /// "ScaledDotProductAttention")`.
+    FuseAttention,
+    /// `fuse_to_metaops(graph, "Div#1->Erf->Add#1-*>Mul->Mul#2;…", "GeLU")`.
+    FuseGelu,
 }
 
 impl Recipe {
-    pub const ALL: &'static [Recipe] = &[Recipe::ExportCpp];
+    pub const ALL: &'static [Recipe] = &[
+        Recipe::ExportCpp,
+        Recipe::FuseLinear,
+        Recipe::FuseAttention,
+        Recipe::FuseGelu,
+    ];
+
+    /// The fusions an Aidge user applies by hand to a transformer (the seed's
+    /// `fuse_to_metaops` patterns that aidge_onnx's import leaves to fuse: its
+    /// LayerNormalization is a meta-operator already), in the seed's order.
+    pub const SEED_FUSIONS: &'static [Recipe] =
+        &[Recipe::FuseLinear, Recipe::FuseAttention, Recipe::FuseGelu];
 
     pub fn name(self) -> &'static str {
         match self {
             Recipe::ExportCpp => "export-cpp",
+            Recipe::FuseLinear => "fuse-linear",
+            Recipe::FuseAttention => "fuse-attention",
+            Recipe::FuseGelu => "fuse-gelu",
         }
     }
 
@@ -42,6 +64,18 @@ impl Recipe {
                  PadConv…, NHWC with Transposes around NCHW-only kernels, the export's \
                  in-place rules): the arena mem_0 of aidge_core.export_utils.export(graph, \
                  ExportConfig(target=\"host\"))"
+            }
+            Recipe::FuseLinear => {
+                "Aidge's fuse_to_metaops(graph, \"MatMul-*>Add\", \"Linear\"): a MatMul and the \
+                 Add of its product become one node, whose product is not planned"
+            }
+            Recipe::FuseAttention => {
+                "Aidge's fuse_to_metaops of MatMul->Div->Softmax->MatMul (the Div by a \
+                 constant) into ScaledDotProductAttention: the scores are not planned"
+            }
+            Recipe::FuseGelu => {
+                "Aidge's fuse_to_metaops of Div->Erf->Add->Mul->Mul (the erf GeLU) into \
+                 GeLU: its four intermediate tensors are not planned"
             }
         }
     }
@@ -222,6 +256,8 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
     let mut g = graph::Graph::of(schedule);
     let kept = schedule.alignment;
     let mut estimate = Vec::new();
+    // The default plan's peak before and after each step: what each one saves.
+    let mut peaks = vec![("as given".to_string(), default_peak(schedule))];
     for recipe in &deploy.recipes {
         match recipe {
             Recipe::ExportCpp => {
@@ -234,7 +270,11 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
                     ));
                 }
             }
+            Recipe::FuseLinear => fusions::linear(&mut g, &mut notes),
+            Recipe::FuseAttention => fusions::attention(&mut g, &mut notes),
+            Recipe::FuseGelu => fusions::gelu(&mut g, &mut notes),
         }
+        peaks.push((recipe.name().to_string(), default_peak(&g.schedule())));
     }
     let mut schedule = g.schedule();
     schedule.alignment = kept;
@@ -263,13 +303,61 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
             dtype.bytes(),
             dtype.alignment()
         )));
+        peaks.push((dtype.name().to_string(), default_peak(&schedule)));
     }
+    notes.push(Note::whole(steps_text(&peaks)));
     schedule.validate()?;
     Ok(Applied {
         schedule,
         notes,
         estimate: (!estimate.is_empty()).then(|| estimate.join("; ")),
     })
+}
+
+/// The peak of Aidge's default plan of `schedule` (0.10.1's driver and options), or
+/// `None` when the driver refuses it.
+fn default_peak(schedule: &Schedule) -> Option<u64> {
+    let plan = crate::drivers::generate(schedule, &crate::drivers::DriverOptions::default());
+    plan.ok().map(|p| crate::stats::stats(&p).peak)
+}
+
+/// "Aidge's default plan: 5,921,280 B as given → 4,812,800 B with fuse-linear
+/// (−1,108,480 B) → …": what each step changed.
+fn steps_text(peaks: &[(String, Option<u64>)]) -> String {
+    let mut parts = Vec::new();
+    let mut last: Option<u64> = None;
+    for (k, (step, peak)) in peaks.iter().enumerate() {
+        let Some(p) = *peak else {
+            parts.push(format!("not plannable with {step}"));
+            continue;
+        };
+        let what = if k == 0 {
+            format!("{} B {step}", thousands(p))
+        } else {
+            format!("{} B with {step}", thousands(p))
+        };
+        parts.push(match last {
+            Some(l) if p < l => format!("{what} (−{} B)", thousands(l - p)),
+            Some(l) if p > l => format!("{what} (+{} B)", thousands(p - l)),
+            Some(_) => format!("{what} (no change)"),
+            None => what,
+        });
+        last = Some(p);
+    }
+    format!("Aidge's default plan: {}", parts.join(" → "))
+}
+
+/// Digits grouped by thousands (`1,329,728`).
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The larger of a schedule's alignment and `at_least`; `None` for 1 (no alignment).
