@@ -4,7 +4,8 @@
 #   build   — wasm32 target, wasm-bindgen-cli pinned to Cargo.toml's wasm-bindgen, npm packages
 #             (playwright-core, binaryen: the build's wasm-opt)
 #   browser — Debian's chromium (for the end-to-end tests)
-#   python  — .venv with the real aidge_core 0.10.1 wheels (parity tests, export-cpp builds),
+#   python  — .venv with the real aidge_core 0.10.1 wheels (parity tests, export-cpp builds,
+#             aidge-quantization for the int8 exports),
 #             tflite-micro (tests/parity/tflm_diff.py), mypy (tests/parity/python_api_diff.py)
 #             and memplan's own Python package built into it (`pip install -e .`)
 set -euo pipefail
@@ -52,6 +53,12 @@ setup_python() {
   if ! .venv/bin/python -c 'import tflite_micro' 2>/dev/null; then
     say "adding tflite-micro to .venv"
     .venv/bin/pip install -q --disable-pip-version-check tflite-micro==0.dev20261023182759
+  fi
+  # aidge-quantization: the int8 exports tests/parity/recipes_diff.py checks
+  # (aidge_core's export() quantizes with it when dtype="int8").
+  if ! .venv/bin/python -c 'import aidge_quantization' 2>/dev/null; then
+    say "adding aidge-quantization to .venv"
+    .venv/bin/pip install -q --disable-pip-version-check aidge-quantization==0.10.1
   fi
   # mypy: tests/parity/python_api_diff.py holds memplan's public Python API to `mypy --strict`.
   if ! .venv/bin/python -c 'import mypy' 2>/dev/null; then

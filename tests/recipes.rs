@@ -116,6 +116,50 @@ fn kinds_never_checked_make_an_estimate() {
     );
 }
 
+/// The recorded int8 exports: model → mem_0 of `ExportConfig(dtype="int8")`.
+fn recorded_int8() -> Vec<(String, u64)> {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recipes/export_cpp.json");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    v.as_object()
+        .unwrap()
+        .iter()
+        .filter_map(|(k, r)| Some((k.clone(), r.get("int8")?["mem_0"].as_u64()?)))
+        .collect()
+}
+
+#[test]
+fn int8_gives_the_int8_exports_mem_0() {
+    // The quantized export: Quantizers on shared Add operands (ResNet-18: 5), one-byte
+    // activations with 16-byte pixels, int64 MaxPool indices; a graph the quantizer
+    // refuses (MobileNet-v3's HardSigmoid, MNASNet's ReduceMean) stays float32.
+    let int8 = Deploy {
+        recipes: vec![Recipe::ExportCpp],
+        dtype: Some(Dtype::Int8),
+    };
+    let models = recorded_int8();
+    assert!(models.len() >= 4, "{models:?}");
+    for (model, real) in models {
+        let mut s = deployed(&model, &int8).unwrap();
+        assert_eq!(
+            session_peak(&mut s),
+            real,
+            "{model}: the int8 export's mem_0"
+        );
+        let w = &s.document().warnings;
+        assert!(
+            w.iter().all(|w| !w.contains("an estimate")),
+            "{model}: {w:?}"
+        );
+        let refused = w.iter().any(|w| w.contains("cannot quantize"));
+        assert_eq!(
+            refused,
+            model == "mobilenet_v3_small" || model == "mnasnet0_5",
+            "{model}"
+        );
+    }
+}
+
 #[test]
 fn int8_plans_one_byte_activations_with_the_exports_alignment() {
     let int8 = Deploy {
@@ -136,7 +180,13 @@ fn int8_plans_one_byte_activations_with_the_exports_alignment() {
         small * 4 >= float && small < float,
         "int8 {small}, float32 {float}"
     );
-    assert!(s
+    // float16 changes only the activations' size: an estimate, said so.
+    let half = Deploy {
+        recipes: vec![Recipe::ExportCpp],
+        dtype: Some(Dtype::Float16),
+    };
+    let h = deployed("squeezenet1_1", &half).unwrap();
+    assert!(h
         .document()
         .warnings
         .iter()

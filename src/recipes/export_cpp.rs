@@ -69,6 +69,11 @@ const IN_PLACE: &[&str] = &[
     "Not",
     "Pow",
     "PowAct",
+    "QAdd",
+    "QDiv",
+    "QMul",
+    "QPow",
+    "QSub",
     "ReLU",
     "Reciprocal",
     "ReduceMax",
@@ -88,6 +93,94 @@ const IN_PLACE: &[&str] = &[
     "Unsqueeze",
     "Where",
 ];
+
+/// Kinds aidge-quantization 0.10.1's PTQ refuses ("GraphView can't be quantized: node
+/// type … is not supported"), seen on MobileNet-v3 (HardSigmoid) and MNASNet as
+/// torchvision exports it (ReduceMean): the export then stays float32.
+/// (The export's own HardSwish is a HardSigmoid fused with a Mul: the quantizer, which
+/// runs on the expanded graph, sees the HardSigmoid.)
+const NOT_QUANTIZABLE: &[&str] = &["HardSigmoid", "HardSwish", "ReduceMean"];
+
+/// What `export(..., ExportConfig(dtype="int8"))` adds to the graph it plans: the
+/// post-training quantization (`quantize_network`, single shift) rescales each
+/// operand of an element-wise Add that another node also reads with a `Quantizer` of
+/// its own (the producer's own rescaling serves its other readers), fuses the others
+/// into their producer (`QConv`, `QFC`, `QAdd`; `…Act` keep their names), and every
+/// activation is int8 (MaxPool's indices stay int64). Checked against the real host
+/// export of ResNet-18, SqueezeNet-1.1 and MNASNet-0.5 (tests/parity/recipes_diff.py
+/// --dtype int8). `Err(kind)`: the node kind the quantizer refuses, in its words; the
+/// graph as it was.
+pub(super) fn quantize(g: &mut Graph, notes: &mut Vec<Note>) -> Result<(), String> {
+    let mut refused: Vec<&GNode> = g
+        .nodes
+        .iter()
+        .filter(|n| n.alive && NOT_QUANTIZABLE.contains(&n.kind.as_str()))
+        .collect();
+    refused.sort_by_key(|n| n.order);
+    if let Some(n) = refused.first() {
+        return Err(match n.kind.as_str() {
+            "HardSwish" => "HardSigmoid".into(),
+            kind => kind.into(),
+        });
+    }
+    let mut quantizers = 0;
+    for n in 0..g.nodes.len() {
+        let node = &g.nodes[n];
+        if !node.alive || node.producer || !matches!(node.kind.as_str(), "Add" | "AddAct") {
+            continue;
+        }
+        for k in 0..node.inputs.len() {
+            let Some((p, o)) = g.nodes[n].inputs[k].source else {
+                continue;
+            };
+            if g.nodes[p].producer || g.readers(p, o).len() < 2 {
+                continue;
+            }
+            let out = g.nodes[p].outputs[o].clone();
+            let elements = out.elements();
+            let order = g.nodes[n].order;
+            let q = g.push(GNode {
+                name: format!("{}_quantizer_{k}", g.nodes[n].name),
+                kind: "Quantizer".into(),
+                producer: false,
+                sized_by_model: g.nodes[n].sized_by_model,
+                inputs: vec![In {
+                    source: Some((p, o)),
+                    data: elements,
+                    protected: elements,
+                }],
+                outputs: vec![Out {
+                    graph_output: false,
+                    ..out
+                }],
+                param_readers: vec![Vec::new()],
+                order: (order.0, order.1 - 1),
+                alive: true,
+            });
+            g.nodes[n].inputs[k].source = Some((q, 0));
+            quantizers += 1;
+        }
+    }
+    for node in g.nodes.iter_mut().filter(|n| n.alive && !n.producer) {
+        let renamed = match node.kind.as_str() {
+            "Conv2D" => "QConv",
+            "ConvDepthWise2D" => "QConvDw",
+            "FC" => "QFC",
+            "Add" => "QAdd",
+            "Sub" => "QSub",
+            "Mul" => "QMul",
+            _ => continue,
+        };
+        node.kind = renamed.into();
+    }
+    if quantizers > 0 {
+        notes.push(Note::whole(format!(
+            "{quantizers} Quantizer(s) inserted on the operands of Adds that other nodes also \
+             read (aidge-quantization's post-training quantization)"
+        )));
+    }
+    Ok(())
+}
 
 /// Kinds whose kernel reads its data input in NCHW only: a Transpose goes on each side.
 const NCHW_ONLY: &[&str] = &["BatchNorm2D", "Pad", "InstanceNorm"];
@@ -210,6 +303,10 @@ const VERIFIED: &[&str] = &[
     "PadConvDw",
     "PadConvDwAct",
     "PadMaxPool",
+    "QAdd",
+    "QConv",
+    "QFC",
+    "Quantizer",
     "ReLU",
     "ReduceMean",
     "Sigmoid",
@@ -621,4 +718,6 @@ const PADDED: &[&str] = &[
     "PadConvDwAct",
     "PadMaxPool",
     "PadMaxPoolAct",
+    "QConv",
+    "QConvDw",
 ];

@@ -131,7 +131,8 @@ impl Dtype {
             Dtype::Float16 => "2-byte activations (an estimate: no export of memplan's checks it)",
             Dtype::Int8 => {
                 "1-byte activations planned with 16-byte alignment, as Aidge's int8 export \
-                 does (an estimate: its Quantizer nodes are not inserted)"
+                 does; with export-cpp, the quantized export's graph (its Quantizers), checked \
+                 against the real int8 export; otherwise an estimate"
             }
         }
     }
@@ -276,9 +277,29 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
         }
         peaks.push((recipe.name().to_string(), default_peak(&g.schedule())));
     }
+    // An int8 export quantizes the graph first (aidge_quantization's PTQ): its
+    // Quantizer nodes are part of the graph the export plans.
+    let exported = deploy.recipes.contains(&Recipe::ExportCpp);
+    let mut float_kept = None;
+    if exported && deploy.dtype == Some(Dtype::Int8) {
+        match export_cpp::quantize(&mut g, &mut notes) {
+            Ok(()) => {}
+            Err(kind) => float_kept = Some(kind),
+        }
+    }
     let mut schedule = g.schedule();
     schedule.alignment = kept;
-    if let Some(dtype) = deploy.dtype {
+    if let Some(kind) = float_kept {
+        // aidge_quantization refuses the graph: the export keeps float32 activations
+        // (only its input is int8), planned with the int8 export's 16-byte alignment.
+        schedule.alignment = schedule_alignment(schedule.alignment, Dtype::Int8.alignment());
+        notes.push(Note::whole(format!(
+            "aidge-quantization 0.10.1 cannot quantize a graph with a {kind} node (\"GraphView \
+             can't be quantized\"): the int8 export keeps float32 activations, planned with \
+             16-byte alignment"
+        )));
+        peaks.push(("int8".to_string(), default_peak(&schedule)));
+    } else if let Some(dtype) = deploy.dtype {
         for node in schedule.nodes.iter_mut().filter(|n| !n.producer) {
             for out in &mut node.outputs {
                 // Floating-point activations take the dtype; integer tensors (MaxPool's
@@ -290,7 +311,10 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
             }
         }
         schedule.alignment = schedule_alignment(schedule.alignment, dtype.alignment());
-        if dtype != Dtype::Float32 {
+        // export-cpp int8 is the quantized export's graph (checked against the real one);
+        // elsewhere a smaller dtype only changes the activations' size.
+        let reproduced = exported && dtype == Dtype::Int8;
+        if dtype != Dtype::Float32 && !reproduced {
             estimate.push(format!(
                 "{}: the activations' size only (a quantized export also inserts and fuses \
                  its Quantizer nodes)",

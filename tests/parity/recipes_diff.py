@@ -65,6 +65,11 @@ ALL = ["alexnet", "densenet121", "efficientnet_b0", "efficientnet_b1", "efficien
        "squeezenet1_1", "vgg11", "vgg11_bn", "wide_resnet50_2"]
 # CI: SE blocks and HardSwish, MaxPool and Concat, BatchNorm's Transposes, parallel branches.
 CI_MODELS = ["mobilenet_v3_small", "squeezenet1_1", "densenet121", "googlenet"]
+# int8 exports (ExportConfig(dtype="int8"): aidge-quantization's PTQ, then the export):
+# the Quantizers on shared Add operands (ResNet-18, MNASNet), Concat (SqueezeNet), a graph
+# the quantizer refuses (MobileNet-v3-Small keeps float32). CI runs ResNet-18.
+INT8 = ["resnet18", "squeezenet1_1", "mnasnet0_5", "mobilenet_v3_small"]
+CI_INT8 = ["resnet18"]
 
 
 def prepared(name, path):
@@ -90,7 +95,7 @@ def prepared(name, path):
     return [d.dim_value or 1 for d in m.graph.input[0].type.tensor_type.shape.dim]
 
 
-def real_export(path, dims, full_folder=None):
+def real_export(path, dims, full_folder=None, dtype="float32"):
     """(schedule document, peak of its memory plan, mem_0 or None) of the real export.
     Without `full_folder`: its front half, prepare_export, and the plan
     scheduler_export makes. With it: the whole export() written there, its scheduler
@@ -110,6 +115,13 @@ def real_export(path, dims, full_folder=None):
     with contextlib.redirect_stdout(io.StringIO()):
         graph = aidge_onnx.load_onnx(str(path))
         aidge_core.remove_flatten(graph)
+    # int8: export() quantizes the graph first (aidge_quantization's PTQ, calibrated on
+    # the inputs given: four seeded ones, in [-1, 1] as scripts/cortexm/run.py does).
+    inputs = [aidge_core.Tensor(x)]
+    if dtype == "int8":
+        rng = np.random.default_rng(0)
+        inputs = [aidge_core.Tensor(rng.uniform(-1, 1, dims).astype(np.float32))
+                  for _ in range(4)]
     if full_folder is None:
         with contextlib.redirect_stdout(io.StringIO()):
             graph.set_backend("cpu")
@@ -133,9 +145,9 @@ def real_export(path, dims, full_folder=None):
     export_module.generate_optimized_memory_info = catching
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.chdir(full_folder.parent):
-            config = ExportConfig(target="host", compile=False, export_folder=str(full_folder))
-            aidge_core.export_utils.export(graph, config, input_tensors=[aidge_core.Tensor(x)],
-                                           nb_test=0)
+            config = ExportConfig(target="host", compile=False, export_folder=str(full_folder),
+                                  dtype=dtype, cuda=False)
+            aidge_core.export_utils.export(graph, config, input_tensors=inputs, nb_test=0)
     finally:
         export_module.generate_optimized_memory_info = generate_optimized_memory_info
     forward = (full_folder / "dnn" / "src" / "forward.cpp").read_text()
@@ -254,14 +266,28 @@ def peak(path):
     return int(json.loads(out)["peak"])
 
 
-def check(name, tmp, full):
+def child_export(path, dims, folder, dtype):
+    """real_export in a process of its own: aidge_quantization's PTQ cannot run twice in
+    one process (scripts/cortexm/run.py), so each int8 export gets a fresh one."""
+    out = folder.parent / f"{folder.name}.json"
+    subprocess.run([sys.executable, __file__, "--child", str(path), json.dumps(dims),
+                    str(folder), dtype, str(out)], check=True)
+    return json.loads(out.read_text())
+
+
+def check(name, tmp, full, dtype="float32"):
     path = tmp / f"{name}.onnx"
     dims = prepared(name, path)
-    theirs, real, mem0 = real_export(path, dims, tmp / f"{name}-export" if full else None)
+    folder = tmp / f"{name}-{dtype}-export"
+    if dtype == "int8":
+        theirs, real, mem0 = child_export(path, dims, folder, dtype)
+    else:
+        theirs, real, mem0 = real_export(path, dims, folder if full else None)
     if mem0 is not None and mem0 != real:
         return False, f"the whole export's mem_0 {mem0:,} is not its memory plan's {real:,}"
     out = tmp / f"{name}.memplan.json"
-    subprocess.run([str(MEMPLAN), "convert", str(path), "--recipes", "export-cpp", "-o",
+    extra = ["--dtype", dtype] if dtype != "float32" else []
+    subprocess.run([str(MEMPLAN), "convert", str(path), "--recipes", "export-cpp", *extra, "-o",
                     str(out)], check=True, capture_output=True, text=True)
     doc = json.loads(out.read_text())
     ours = doc["schedule"]["nodes"]
@@ -286,9 +312,15 @@ def check(name, tmp, full):
     same = "" if own == real else f"; memplan's own order {own:,} B (the export's order " \
                                    "inside a pass is its pointers')"
     full_note = f", whole export's mem_0 {mem0:,}" if mem0 is not None else ""
-    RECORD[name] = {"mem_0": real, "operators": sum(1 for t in theirs if not t["producer"]),
-                    "memplan_own_order": own, "whole_export": full}
-    return True, f"{RECORD[name]['operators']} nodes, mem_0 {real:,} B{full_note}{same}"
+    figures = {"mem_0": real, "operators": sum(1 for t in theirs if not t["producer"]),
+               "memplan_own_order": own, "whole_export": full or dtype != "float32"}
+    # A model's float32 figures at its top level, each other dtype's under its name.
+    entry = RECORD.setdefault(name, {})
+    if dtype == "float32":
+        entry.update(figures)
+    else:
+        entry[dtype] = figures
+    return True, f"{figures['operators']} nodes, mem_0 {real:,} B{full_note}{same}"
 
 
 # Models whose real mem_0 changes from one run of the export to the next (parallel
@@ -331,20 +363,33 @@ def render():
 def main(argv):
     if "--render" in argv:
         return render()
+    if argv[1:2] == ["--child"]:
+        path, dims, folder, dtype, out = argv[2:7]
+        result = real_export(pathlib.Path(path), json.loads(dims), pathlib.Path(folder), dtype)
+        pathlib.Path(out).write_text(json.dumps(result))
+        return 0
     full = "--full" in argv
     record = next((a.split("=", 1)[1] for a in argv if a.startswith("--record=")), None)
     args = [a for a in argv[1:] if not a.startswith("--")]
+    dtype = next((a.split("=", 1)[1] for a in argv if a.startswith("--dtype=")), None)
     names = ALL if "--all" in argv else (args or CI_MODELS)
+    # (model, dtype): the float32 export of each, and in CI the int8 export of one.
+    runs = [(n, dtype or "float32") for n in names]
+    if not args and "--all" not in argv and dtype is None:
+        runs += [(n, "int8") for n in CI_INT8]
+    if "--all" in argv and dtype is None:
+        runs += [(n, "int8") for n in INT8]
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        for name in names:
+        for name, dt in runs:
             try:
-                ok, what = check(name, tmp, full)
+                ok, what = check(name, tmp, full, dt)
             except Exception as e:  # noqa: BLE001 (one model's failure, said, not fatal)
                 ok, what = False, f"{type(e).__name__}: {e}"
             failed += not ok
-            print(f"{'ok  ' if ok else 'FAIL'} export-cpp {name}: {what}", flush=True)
+            label = name if dt == "float32" else f"{name} --dtype {dt}"
+            print(f"{'ok  ' if ok else 'FAIL'} export-cpp {label}: {what}", flush=True)
     if record:
         # Models seen to get another mem_0 at another run of the real export (GoogLeNet,
         # Inception: see ORDER_DEPENDENT) are marked, for tests/recipes.rs.
@@ -352,7 +397,7 @@ def main(argv):
             if name in ORDER_DEPENDENT:
                 RECORD[name]["order_dependent"] = True
         pathlib.Path(record).write_text(json.dumps(RECORD, indent=1, sort_keys=True) + "\n")
-    print(f"{len(names) - failed} passed, {failed} failed")
+    print(f"{len(runs) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
