@@ -88,11 +88,10 @@ export function installExport(viewer, anchor, stage, onError) {
         }
       })),
     row(
-      ...exportFormats().map(({ name: format, help: label, suffix: ext, mime: type }) => button(`export-${format}`, label, async () => {
-        // An Aidge log of `memory_info.txt` is `memory_info.txt` again, not `memory_info.memory_info.txt`.
-        const stem = viewer.file_stem();
-        const name = ext === '.memory_info.txt' && /(^|[._-])memory_info$/.test(stem) ? `${stem}.txt` : `${stem}${ext}`;
-        download(name, new Blob([await exportText(viewer, format)], { type }));
+      // Each format is saved under the shown file's name and the format's own suffix
+      // (the Viewer's `export_name`: `memory_info.txt`, `memory_info.single.txt`, …).
+      ...exportFormats().map(({ name: format, help: label, mime: type }) => button(`export-${format}`, label, async () => {
+        download(viewer.export_name(format), new Blob([await exportText(viewer, format)], { type }));
       }))),
   );
   // A .tflite's plan goes back into the model (tflite.js); the arena size to set is said
