@@ -143,3 +143,24 @@ fn the_clis_help_lists_exactly_the_export_formats() {
         }
     }
 }
+
+/// The page saves a plan under its name and the format's suffix: two formats sharing a
+/// suffix (the four Aidge logs were all `.memory_info.txt`) overwrite each other's file.
+/// Each suffix is a name the CLI's `-o` reads as the same kind of format.
+#[test]
+fn every_export_format_has_a_download_suffix_of_its_own() {
+    let mut seen = std::collections::HashMap::new();
+    for c in Export::CHOICES {
+        if let Some(other) = seen.insert(c.suffix, c.name) {
+            panic!("{} and {} are both saved as *{}", other, c.name, c.suffix);
+        }
+        let told = Export::from_file_name(&format!("plan{}", c.suffix));
+        assert_eq!(
+            told.map(|e| std::mem::discriminant(&e)),
+            Some(std::mem::discriminant(&c.export)),
+            "{}: {}",
+            c.name,
+            c.suffix
+        );
+    }
+}

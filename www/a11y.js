@@ -29,7 +29,8 @@ export function installA11y(viewer, stage, anchor, onTheme) {
   stage.after(live, box);
 
   const themes = ['auto', 'light', 'dark'];
-  const button = el('button', '');
+  // Folded behind More… on a phone, as the other view toggles (style.css).
+  const button = el('button', '', 'more');
   button.type = 'button';
   button.id = 'theme';
   button.title = 'Theme: auto follows the system (T)';

@@ -18,6 +18,13 @@ function labelled(text, input) {
   return label;
 }
 
+/** A column of buttons of the menu. */
+function formats(...buttons) {
+  const div = el('div', null, 'formats');
+  div.append(...buttons);
+  return div;
+}
+
 /** A row of the menu. */
 function row(...children) {
   const div = el('div', null, 'row');
@@ -39,7 +46,9 @@ export function download(name, blob) {
  * export size); `onError(message)` shows failures. Returns `setEnabled(on)`.
  */
 export function installExport(viewer, anchor, stage, onError) {
-  const status = make('span', { className: 'muted', id: 'export-status' });
+  // What an export says (progress, a .tflite's arena size) is said in the menu, under
+  // the button pressed, not in the tool bar, whose rows it would change.
+  const status = make('p', { className: 'muted', id: 'export-status' });
   status.setAttribute('aria-live', 'polite');
   const width = make('input', { type: 'number', id: 'export-width', min: 100, max: 200000, step: 100, title: 'Width in CSS pixels' });
   const height = make('input', { type: 'number', id: 'export-height', min: 80, max: 200000, step: 10, title: 'Height in CSS pixels' });
@@ -87,16 +96,16 @@ export function installExport(viewer, anchor, stage, onError) {
           pic.free();
         }
       })),
-    row(
-      ...exportFormats().map(({ name: format, help: label, suffix: ext, mime: type }) => button(`export-${format}`, label, async () => {
-        // An Aidge log of `memory_info.txt` is `memory_info.txt` again, not `memory_info.memory_info.txt`.
-        const stem = viewer.file_stem();
-        const name = ext === '.memory_info.txt' && /(^|[._-])memory_info$/.test(stem) ? `${stem}.txt` : `${stem}${ext}`;
-        download(name, new Blob([await exportText(viewer, format)], { type }));
-      }))),
+    el('h3', 'The plan as text', 'muted'),
+    // One format a line (their names are long). Each is saved under the shown file's
+    // name and the format's own suffix (the Viewer's `export_name`: `memory_info.txt`,
+    // `memory_info.single.txt`, …).
+    formats(...exportFormats().map(({ name: format, help: label, mime: type }) => button(`export-${format}`, label, async () => {
+      download(viewer.export_name(format), new Blob([await exportText(viewer, format)], { type }));
+    }))),
   );
   // A .tflite's plan goes back into the model (tflite.js); the arena size to set is said
-  // in the status line.
+  // under its button (#export-status).
   const tflite = button('export-tflite', '.tflite with this plan', async () => {
     const out = await withShownPlan(viewer);
     download(out.name, new Blob([out.bytes], { type: 'application/octet-stream' }));
@@ -104,8 +113,33 @@ export function installExport(viewer, anchor, stage, onError) {
   });
   const tfliteRow = row(tflite);
   tfliteRow.hidden = true;
-  body.append(tfliteRow);
-  menu.append(el('summary', 'Export…', 'button'), body);
+  body.append(tfliteRow, status);
+  const summary = el('summary', 'Export…', 'button');
+  menu.append(summary, body);
+  // The menu stays in the window: moved left from its right edge, its height bounded
+  // (it scrolls). Placed as soon as it opens (a MutationObserver runs before the next
+  // frame; the `toggle` event may come after one), and again when the window resizes.
+  function place() {
+    if (!menu.open) return;
+    body.style.left = '';
+    body.style.maxHeight = '';
+    const r = body.getBoundingClientRect();
+    const room = document.documentElement.clientWidth - 8;
+    // Left by what passes the edge, but never past the window's left margin.
+    if (r.right > room) body.style.left = `${Math.max(room - r.right, 8 - r.left)}px`;
+    body.style.maxHeight = `${Math.max(160, window.innerHeight - r.top - 8)}px`;
+  }
+  new MutationObserver(place).observe(menu, { attributes: true, attributeFilter: ['open'] });
+  window.addEventListener('resize', place);
+  // Escape closes the menu wherever the focus is in the page, and gives the focus back
+  // to Export… (the page's own Escape, which clears the selection, is not run).
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || !menu.open) return;
+    menu.open = false;
+    summary.focus();
+    e.preventDefault();
+    e.stopPropagation();
+  });
   // The fields show the chart's size as a placeholder (what an empty field exports) and
   // the page never writes into them: `toggle` fires a task after the click that opens
   // the menu, and a value written then was prepended to digits typed at once (980 +
@@ -120,7 +154,7 @@ export function installExport(viewer, anchor, stage, onError) {
   // disabled and the menu says why, instead of an error after a click.
   const hint = make('p', { className: 'muted', id: 'export-hint', textContent: 'Open a plan to export it.', hidden: true });
   body.prepend(hint);
-  anchor.after(menu, status);
+  anchor.after(menu);
   return {
     /** Called by the page whenever the shown file changes: whether there is one. */
     setEnabled(on) {

@@ -142,6 +142,8 @@ function refreshPanel() {
   }));
   const cur = viewer.current();
   if (cur != null) sel.value = String(cur);
+  // The menu is as wide as the bar allows and cuts a long name: its title is the whole.
+  sel.title = cur == null ? 'Opened files' : viewer.file_name(cur);
   // With nothing open, nothing to rename, close, re-plan, compare or link to; the
   // empty chart says how to open a plan.
   for (const id of ['rename', 'close-file', 'replan', 'compare-open', 'copy-link']) $(id).disabled = cur == null;
@@ -355,6 +357,13 @@ $('close-file').addEventListener('click', () => {
   filesChanged();
 });
 
+// More… (a narrow screen only, style.css): shows the controls it folds, under the others.
+function showMore(on) {
+  $('bar').classList.toggle('more-open', on);
+  $('more').setAttribute('aria-expanded', String(on));
+}
+$('more').addEventListener('click', () => showMore(!$('bar').classList.contains('more-open')));
+
 // Toggles.
 function setNames(on) {
   viewer.set_names(on);
@@ -480,6 +489,13 @@ bindGestures(canvas, {
 // chartKey: arrows move the pinned plane, Shift+arrows pan, Enter, P peak, Escape
 // unpins, 0 fits, +/- zoom).
 window.addEventListener('keydown', (e) => {
+  // Escape folds More… back when it is open, from wherever the focus is.
+  if (e.key === 'Escape' && $('bar').classList.contains('more-open') && $('more').checkVisibility()) {
+    showMore(false);
+    $('more').focus();
+    e.preventDefault();
+    return;
+  }
   // Escape closes the compare view wherever the focus is in it.
   if (e.key === 'Escape' && compare.open) {
     compare.show(false);
@@ -495,7 +511,11 @@ window.addEventListener('keydown', (e) => {
     case 'n': case 'N': setNames(!viewer.names()); break;
     case 'h': case 'H': setHex(!viewer.hex()); break;
     case 't': case 'T': a11y.cycleTheme(); break;
-    case '/': $('search').focus(); break;
+    case '/':
+      // On a phone the search box may be folded behind More….
+      if (!$('search').checkVisibility()) showMore(true);
+      $('search').focus();
+      break;
     default: {
       const r = chartKey(viewer, e, stage.clientWidth);
       if (!r) return;

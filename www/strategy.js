@@ -63,9 +63,15 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
   const notes = new Map();
 
   function busy(on) {
+    // Cancel takes Re-plan's place (style.css gives both one width), so the tool bar
+    // keeps its rows while a plan is made; the focus goes along.
+    const [from, to] = on ? [$('replan'), $('cancel')] : [$('cancel'), $('replan')];
+    const focused = document.activeElement === from;
     $('cancel').hidden = !on;
+    $('replan').hidden = on;
     $('replan').disabled = on;
-    if (!on) $('progress').textContent = '';
+    if (focused) to.focus();
+    if (!on) say('');
   }
 
   function progress(name, p) {
@@ -77,7 +83,13 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
         ? `searching: best ${digits(p.best_peak)} B, bound ${digits(p.lower_bound)} B (${p.elapsed_ms} ms)`
         : 'searching…',
     }[p.stage] ?? p.stage;
-    $('progress').textContent = `${name}: ${text}`;
+    say(`${name}: ${text}`);
+  }
+
+  /** The status box of the tool bar: one line, cut; its title holds the whole text. */
+  function say(text) {
+    $('progress').textContent = text;
+    $('progress').title = text;
   }
 
   /** Runs `job` (a PlanJob of the Viewer, freed here) in the worker and shows its plan; returns the file's id. Throws on error. */

@@ -423,7 +423,8 @@ pub struct ExportName {
     pub export: Export,
     /// What it writes, in a line.
     pub help: &'static str,
-    /// The ending of a file of this format (the page's downloads).
+    /// The ending of a file of this format (the page's downloads): one per format, so
+    /// a plan saved in several formats gets as many files, none overwriting another.
     pub suffix: &'static str,
     pub mime: &'static str,
 }
@@ -456,7 +457,7 @@ impl Export {
                 multiple_mems: false,
             })),
             help: "Aidge text log of a single memory (no [MEM_i])",
-            suffix: ".memory_info.txt",
+            suffix: ".memory_info.single.txt",
             mime: "text/plain",
         },
         ExportName {
@@ -464,7 +465,7 @@ impl Export {
             aliases: &[],
             export: Export::AidgeLog(Some(LogDialect::AidgeCpp)),
             help: "Aidge C++ MemoryManager::log text",
-            suffix: ".memory_info.txt",
+            suffix: ".memory_info.cpp.txt",
             mime: "text/plain",
         },
         ExportName {
@@ -472,7 +473,7 @@ impl Export {
             aliases: &[],
             export: Export::AidgeLog(Some(LogDialect::N2d2)),
             help: "N2D2 memory log text",
-            suffix: ".memory_info.txt",
+            suffix: ".memory_info.n2d2.txt",
             mime: "text/plain",
         },
         ExportName {

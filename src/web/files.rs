@@ -341,6 +341,19 @@ impl Viewer {
         stem_of(name)
     }
 
+    /// What a download of the shown plan in text format `format` (a name or an alias
+    /// of [`crate::formats::Export::CHOICES`]) is named: [`Viewer::file_stem`] and the
+    /// format's own suffix, so no two formats of one plan share a name; a stem that
+    /// already ends with the suffix's first word has it once (`memory_info` in the
+    /// Aidge logs: `memory_info.txt`, `memory_info.single.txt`, not
+    /// `memory_info.memory_info.txt`). None for a name that is no format.
+    pub fn export_name(&self, format: &str) -> Option<String> {
+        let choice = crate::formats::Export::CHOICES
+            .iter()
+            .find(|c| c.name == format || c.aliases.contains(&format))?;
+        Some(download_name(&self.file_stem(), choice.suffix))
+    }
+
     /// The address file `id` was opened from (a link's `src`), if any.
     pub fn link(&self, id: u32) -> Option<String> {
         self.by_id(id)?.link.clone()
@@ -427,6 +440,11 @@ pub(super) fn stem_of(name: &str) -> String {
             ".csv",
             ".onnx",
             ".mlir",
+            // A model's exports are `x.h`, `x.csv`, `x.svg`, not `x.tflite.h`, as an
+            // `x.onnx`'s: not `x_tflite.h`, the name TFLM projects give the model itself
+            // (`xxd -i x.tflite` makes the array `x_tflite[]`), which a header of offsets
+            // would be taken for, or overwrite.
+            ".tflite",
         ]
         .iter()
         .find(|ext| lower.ends_with(*ext))
@@ -448,4 +466,18 @@ pub(super) fn stem_of(name: &str) -> String {
     } else {
         out.to_owned()
     }
+}
+
+/// `stem` + `suffix` (`.memory_info.cpp.txt`), the suffix's first word left out when the
+/// stem ends with it after a separator or as a whole (`memory_info` → `memory_info.cpp.txt`).
+fn download_name(stem: &str, suffix: &str) -> String {
+    let rest = suffix.strip_prefix('.').unwrap_or(suffix);
+    if let Some((word, tail)) = rest.split_once('.') {
+        if let Some(head) = stem.strip_suffix(word) {
+            if head.is_empty() || head.ends_with(['.', '_', '-']) {
+                return format!("{stem}.{tail}");
+            }
+        }
+    }
+    format!("{stem}{suffix}")
 }

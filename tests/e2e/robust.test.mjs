@@ -82,6 +82,8 @@ test('nothing leaves the browser while dumps are dropped, planned and exported',
   });
   await drop(page, [bad('schedule-valid.json'), bad('beyond-2-53.csv'), bad('log-valid.txt')]);
   await waitForFiles(page, 4);
+  // (Cancel stands in Re-plan's place until the last file is planned.)
+  await page.waitForFunction(() => !window.__memplan.planning.busy);
   // Re-plan with a strategy (in the background when the page has a worker).
   if (await page.locator('#replan').isVisible()) {
     await page.selectOption('#strategy', { index: 1 });
