@@ -391,6 +391,18 @@ impl Session {
         self.reordered.is_some()
     }
 
+    /// Rewrites the document's schedule as `deploy` runs it ([`crate::recipes::document`]):
+    /// every later plan is of the deployed graph, and the document's warnings say what
+    /// the recipes did. The page's worker deploys the model it read (its "Deploy as").
+    pub fn deploy(&mut self, deploy: &crate::recipes::Deploy) -> Result<()> {
+        let doc = crate::recipes::document(self.doc.clone(), deploy)
+            .map_err(|e| e.in_file(self.name.clone()))?;
+        self.doc = doc;
+        self.loaded = None;
+        self.reordered = None;
+        Ok(())
+    }
+
     /// The plan the document stands for, as loaded ([`resolve`], computed once).
     pub fn loaded(&mut self) -> Result<&Plan> {
         load_once(&mut self.loaded, &self.doc, &self.name)

@@ -3,21 +3,16 @@
 // would freeze the page on its main thread. Protocol (main → worker):
 //   { id, op: 'dims', name, bytes } → { id, result: JSON of the symbolic dims }
 //   { id, op: 'convert', name, bytes, names, values } → { id, result: memplan JSON }
-//   { id, op: 'choices' } → { id, result: JSON of the "Deploy as" choices }
-//   { id, op: 'deploy', name, bytes, recipes, dtype } → { id, result: JSON {document, warnings} }
 // or { id, error: the reader's message }.
-import init, { symbolicDims, convertOnnx, deployChoices, deploy } from './pkg-onnx/memplan.js';
+import init, { symbolicDims, convertOnnx } from './pkg-onnx/memplan.js';
 
 const ready = init();
 
 self.onmessage = async (e) => {
-  const { id, op, name, bytes, names, values, recipes, dtype } = e.data;
+  const { id, op, name, bytes, names, values } = e.data;
   try {
     await ready;
-    const result = op === 'dims' ? symbolicDims(name, bytes)
-      : op === 'choices' ? deployChoices()
-        : op === 'deploy' ? deploy(name, bytes, recipes, dtype)
-          : convertOnnx(name, bytes, names, values);
+    const result = op === 'dims' ? symbolicDims(name, bytes) : convertOnnx(name, bytes, names, values);
     self.postMessage({ id, result });
   } catch (err) {
     self.postMessage({ id, error: String(err?.message ?? err) });

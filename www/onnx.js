@@ -124,19 +124,3 @@ export async function prepare(items, onError) {
   return out;
 }
 
-/**
- * The "Deploy as" choices, from the Rust table (recipes::Recipe::ALL, Dtype::ALL):
- * [{ recipes, dtype, label, help }].
- */
-export async function deployChoices() {
-  return JSON.parse(await call({ op: 'choices' }));
-}
-
-/**
- * A model's memplan JSON (the Blob an opened .onnx became) as `recipes` and `dtype`
- * deploy it: { document: memplan JSON, warnings: what the recipes did }.
- */
-export async function deploy(name, source, recipes, dtype) {
-  const bytes = new Uint8Array(await source.arrayBuffer());
-  return JSON.parse(await call({ op: 'deploy', name, bytes, recipes, dtype }));
-}

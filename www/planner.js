@@ -49,16 +49,17 @@ export class PlanWorker {
 
   /**
    * Plans `source` (a Blob) named `name` (with `companion`, `{ name, source }`, the file it
-   * needs beside it, if any) with `strategy` within `millis`. `key`
+   * needs beside it, if any; deployed as `deploy`, `{ recipes, dtype }`, if given) with
+   * `strategy` within `millis`. `key`
    * identifies the source, so a re-plan of the same key skips parsing. Resolves to
    * { wire: Uint8Array, report, warnings, sized_by_model }.
    */
-  run({ key, name, source, companion, strategy, millis }, onProgress) {
+  run({ key, name, source, companion, deploy, strategy, millis }, onProgress) {
     if (this.pending) this.cancel();
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending = { id, resolve, reject, onProgress };
-      this.worker.postMessage({ id, key, name, source, companion, strategy, millis });
+      this.worker.postMessage({ id, key, name, source, companion, deploy, strategy, millis });
     });
   }
 

@@ -101,7 +101,7 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     try {
       const millis = Math.max(1, Number($('budget').value) || 2000);
       const r = await worker.run({ key: job.key, name, source: job.source, companion: job.companion,
-        strategy: job.strategy, millis },
+        deploy: job.deploy, strategy: job.strategy, millis },
         (p) => progress(name, p));
       const t1 = performance.now();
       const id = await showPlan(viewer, job, r);
@@ -197,6 +197,18 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     return ids;
   }
 
+  /**
+   * Opens file `id` as `recipes` and `dtype` deploy it ("Deploy as", deploy.js): the worker
+   * reads its source again, deploys it and plans it as loaded; the result is a file of its
+   * own named `name · label`. Resolves to { id, warnings } (what the recipes did); throws
+   * the worker's message (a node the deployment cannot take).
+   */
+  async function deploy(id, { recipes, dtype, label }) {
+    const shown = await plan(viewer.deploy_job(id, recipes, dtype, label));
+    update();
+    return { id: shown, warnings: notes.get(shown)?.warnings ?? [] };
+  }
+
   /** Re-plans the shown file's source with the selected strategy. */
   async function replan() {
     const cur = viewer.current();
@@ -217,5 +229,5 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
   /** Whether node `node` of file `id` was sized from the model, not from Aidge's kernels. */
   const sizedByModel = (id, node) => notes.get(id)?.sized.has(node) ?? false;
 
-  return { open, replan, showReport, sizedByModel, last, get busy() { return worker.busy; } };
+  return { open, replan, deploy, showReport, sizedByModel, last, get busy() { return worker.busy; } };
 }

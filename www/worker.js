@@ -4,7 +4,9 @@
 // as the page (pkg-lite/: well-formed memplan JSON planned as loaded); anything else
 // (other formats, broken files, companions, strategies) is read and planned by the
 // whole crate's module (pkg/), imported only then. Protocol (main → worker):
-//   { id, key, name, source: Blob, companion?: { name, source: Blob }, strategy, millis }
+//   { id, key, name, source: Blob, companion?: { name, source: Blob }, deploy?: { recipes, dtype },
+//     strategy, millis }
+// deploy: the read document is deployed (its schedule rewritten by the recipes) before planning.
 // key names a source: the last parsed one is kept, so re-planning skips parsing.
 // Replies: { id, type: 'progress', stage, ...numbers } then { id, type: 'done',
 // wire, report (with own: the framework's own figures), warnings, sized_by_model } or { id, type: 'error', message }.
@@ -20,7 +22,7 @@ const full = () => (whole ??= import('./pkg/memplan.js').then(async (m) => {
 let cached = null; // { key, planner, first: read by pkg-lite }
 
 self.onmessage = async (e) => {
-  const { id, key, name, source, companion, strategy, millis } = e.data;
+  const { id, key, name, source, companion, deploy, strategy, millis } = e.data;
   const say = (stage, extra = {}) => self.postMessage({ id, type: 'progress', stage, ...extra });
   try {
     await ready;
@@ -33,13 +35,14 @@ self.onmessage = async (e) => {
       const bytes = new Uint8Array(await source.arrayBuffer());
       say('parsing', { bytes: bytes.length });
       // A file read with the one it needs beside it (XLA's live ranges).
-      let planner = companion || strategy !== asLoaded() ? undefined : FirstPlanner.read(name, bytes);
+      let planner = companion || deploy || strategy !== asLoaded() ? undefined : FirstPlanner.read(name, bytes);
       const first = planner !== undefined;
       if (!first) {
         const { Planner } = await full();
         planner = companion
           ? Planner.pair(name, bytes, companion.name, new Uint8Array(await companion.source.arrayBuffer()))
           : new Planner(name, bytes);
+        if (deploy) planner.deploy(deploy.recipes, deploy.dtype);
       }
       cached = { key, planner, first };
     }

@@ -253,6 +253,8 @@ pub struct Applied {
 /// `schedule` as `deploy` runs it. A recipe that cannot apply (a node the deployment
 /// has no kernel for) is an error naming the node.
 pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
+    // The rewrite follows the schedule's references: they must hold.
+    schedule.validate()?;
     let mut notes = Vec::new();
     let mut g = graph::Graph::of(schedule);
     let kept = schedule.alignment;

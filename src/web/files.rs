@@ -27,6 +27,9 @@ pub(super) struct Source {
     blob: JsValue,
     /// The file it is read with (XLA's live ranges beside its buffer assignment).
     companion: Option<(String, JsValue)>,
+    /// How the worker deploys what it read (`recipes`, `dtype`: the page's "Deploy as",
+    /// `planning::Session::deploy`), or None for the file as read.
+    deploy: Option<(String, String)>,
 }
 
 /// One opened file: its chart and view, and the page's record of it.
@@ -115,6 +118,19 @@ impl PlanJob {
     #[wasm_bindgen(getter)]
     pub fn source(&self) -> JsValue {
         self.source.blob.clone()
+    }
+    /// `{ recipes, dtype }`: how the worker deploys what it reads before planning it
+    /// ("Deploy as"), or undefined.
+    #[wasm_bindgen(getter)]
+    pub fn deploy(&self) -> JsValue {
+        let Some((recipes, dtype)) = &self.source.deploy else {
+            return JsValue::UNDEFINED;
+        };
+        let o = js_sys::Object::new();
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&o, &"recipes".into(), &recipes.into());
+        let _ = js_sys::Reflect::set(&o, &"dtype".into(), &dtype.into());
+        o.into()
     }
     /// `{ name, source }` of the file read with it, or undefined.
     #[wasm_bindgen(getter)]
@@ -390,11 +406,47 @@ impl Viewer {
                 name: name.to_owned(),
                 blob: source,
                 companion: companion_name.map(|n| (n, companion_source)),
+                deploy: None,
             }),
             strategy: AS_LOADED.to_owned(),
             root: None,
             base: name.to_owned(),
         }
+    }
+
+    /// The job of opening file `id`'s source as `recipes` and `dtype` deploy it ("Deploy
+    /// as"): the worker reads the same bytes, deploys them and plans the result, which
+    /// opens as a file of its own, `name · label` (its re-plans are its own family).
+    pub fn deploy_job(
+        &mut self,
+        id: u32,
+        recipes: &str,
+        dtype: &str,
+        label: &str,
+    ) -> Result<PlanJob, JsValue> {
+        let f = self
+            .by_id(id)
+            .ok_or_else(|| JsValue::from_str(&format!("no opened file {id}")))?;
+        let source = f.source.clone().ok_or_else(|| {
+            JsValue::from_str(&format!(
+                "{}: opened without its source; open the file again to deploy it",
+                f.name
+            ))
+        })?;
+        let base = format!("{} · {label}", f.name);
+        let key = self.fresh_id();
+        Ok(PlanJob {
+            source: Rc::new(Source {
+                key,
+                name: source.name.clone(),
+                blob: source.blob.clone(),
+                companion: None,
+                deploy: Some((recipes.to_owned(), dtype.to_owned())),
+            }),
+            strategy: AS_LOADED.to_owned(),
+            root: None,
+            base,
+        })
     }
 
     /// The job of re-planning file `id` with `strategy`: the file it was planned from

@@ -188,6 +188,15 @@ impl Planner {
         })
     }
 
+    /// Deploys the file read ([`crate::planning::Session::deploy`]): `recipes`, names of
+    /// [`crate::recipes::Recipe::ALL`] separated by commas, and `dtype` ("" for none).
+    /// The page's "Deploy as" reads a model's memplan JSON and deploys it before planning.
+    pub fn deploy(&mut self, recipes: &str, dtype: &str) -> Result<(), JsValue> {
+        let err = |e: crate::Error| JsValue::from_str(&e.to_string());
+        let deploy = crate::recipes::Deploy::parse(recipes, dtype).map_err(err)?;
+        self.session.deploy(&deploy).map_err(err)
+    }
+
     /// Plans with `strategy` (`as-loaded` or a strategy name) within `millis`; calls
     /// `progress` with every better peak found. Returns the plan's wire bytes, with
     /// its stats and checker report (the costly part of showing a big plan).

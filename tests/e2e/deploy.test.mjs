@@ -47,6 +47,16 @@ test('Deploy as export-cpp shows the export\'s mem_0 and says what changed', asy
   assert.doesNotMatch(notice, /an estimate/);
   // The deployed copy is no model: no menu on it.
   assert.equal(await p.isHidden('#deploy'), true);
+  // Re-planned with best, it stays deployed: the worker deploys the model again first
+  // (best of the graph as imported would be far lower: 903,168 B).
+  await p.selectOption('#strategy', 'best');
+  await p.click('#replan');
+  await h.waitForFiles(p, n + 3);
+  const best = await report(p);
+  assert.equal(await p.textContent('#title'), `${model}.onnx · export-cpp · best`);
+  assert.ok(BigInt(best.peak) <= BigInt(deployed.peak));
+  assert.ok(BigInt(best.peak) > 903168n, `best ${best.peak} is not of the deployed graph`);
+  await p.selectOption('#files', { label: `${model}.onnx · export-cpp` });
   // Compare: the model as imported against its deployment, one scale; the fused
   // meta-operators pair with the nodes they were made from (their names).
   await p.click('#compare-open');
