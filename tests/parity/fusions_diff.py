@@ -27,6 +27,10 @@ seed pattern matches), zeros put back into its weights:
    with each pass in ORDERS random orders: where none changes its figure, every Aidge
    run must have it. memplan's own-order figure (the file's order) is printed beside.
 
+5. A MatMul-*>Add built here whose product has one reader, a second reader, or is also a
+   graph output: Aidge and memplan fuse the first only (Aidge fuses the third too, then
+   its scheduler fails on the graph output left on the absorbed MatMul).
+
 Known gap: the seed's decomposed-LayerNorm pattern (`ReduceMean-*>Sub#1~>(Pow#1->…`),
 which only an opset-16 export has (at opset 17 the export writes LayerNormalization, which
 aidge_onnx imports as a LayerNorm meta-operator already), is not reproduced: the fused
@@ -36,12 +40,13 @@ ever closes (then take it out of KNOWN_GAPS).
 Prints one line per model and mode, then "N passed, N failed, N known gaps"; exits
 non-zero on any failure.
 Usage: .venv/bin/python tests/parity/fusions_diff.py [MODEL ... | --all] [--runs=N]
-       [--record=FILE]
+       [--record=FILE] | --render
 (no argument: CI_MODELS, about 15 s on 2 cores; --all: every fixture, about 35 s;
 --record: writes each model's figures, Aidge's over its runs and memplan's, the range of
 memplan's over the orders of a pass, and the meta-operators, as
 tests/data/recipes/fusions.json holds them for tests/recipes_fusions.rs; with --all and
-RECORD_RUNS runs, about 70 s)
+RECORD_RUNS runs, about 70 s; --render: docs/recipes.md's table from the recorded
+figures and memplan's CLI, no Aidge needed)
 """
 
 import collections
@@ -251,7 +256,94 @@ def check(name, mode, tmp, full, dims, runs):
     return "ok", f"{n} nodes, memplan in {which} = Aidge's; {said}"
 
 
+def inner_readers(tmp):
+    """A MatMul-*>Add whose product has one reader, a second reader (a ReLU) or is also a
+    graph output. Aidge's fuse_to_metaops and memplan's fuse-linear fuse the first, not
+    the second; the third Aidge fuses, leaving the graph output on the absorbed MatMul,
+    and its scheduler then fails ("map::at"): memplan leaves it unfused. (status, text)"""
+    import aidge_core
+    import aidge_onnx
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    said = []
+    for case in ["one reader", "a second reader", "a graph output"]:
+        nodes = [helper.make_node("MatMul", ["x", "W"], ["p"], name="mm"),
+                 helper.make_node("Add", ["p", "b"], ["y"], name="add")]
+        outs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8])]
+        if case == "a second reader":
+            nodes.append(helper.make_node("Relu", ["p"], ["r"], name="relu"))
+            outs.append(helper.make_tensor_value_info("r", TensorProto.FLOAT, [1, 8]))
+        if case == "a graph output":
+            outs.append(helper.make_tensor_value_info("p", TensorProto.FLOAT, [1, 8]))
+        weights = [numpy_helper.from_array(np.zeros((8, 8), np.float32), "W"),
+                   numpy_helper.from_array(np.zeros(8, np.float32), "b")]
+        graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info(
+            "x", TensorProto.FLOAT, [1, 8])], outs, weights)
+        path = tmp / "inner_readers.onnx"
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+        out = tmp / "inner_readers.json"
+        subprocess.run([str(MEMPLAN), "convert", str(path), "-o", str(out), "--recipes",
+                        RECIPES], check=True, capture_output=True, text=True)
+        doc = json.loads(out.read_text())
+        ours = kinds(doc["schedule"]["nodes"]).get("Linear", 0)
+        if case == "a graph output":
+            with contextlib.redirect_stdout(io.StringIO()):
+                fused = aidge_core.fuse_to_metaops(aidge_onnx.load_onnx(str(path)),
+                                                   SEED_FUSIONS[0][0], "Linear")
+            try:
+                aidge(path, [[1, 8]], True)
+                return "FAIL", "Aidge now schedules a Linear fused over a graph output: " \
+                               "compare it with memplan's (which does not fuse it)"
+            except (RuntimeError, IndexError) as e:
+                failed = f"{type(e).__name__}: {e}"
+            if fused != 1 or ours != 0:
+                return "FAIL", f"the product with {case}: Aidge fuses {fused}, memplan {ours}"
+            said.append(f"{case}: Aidge fuses it and then fails to schedule ({failed}), "
+                        "memplan keeps it unfused")
+            continue
+        theirs, real, made = aidge(path, [[1, 8]], True)
+        if made["Linear"] != ours or ours != (case == "one reader"):
+            return "FAIL", f"the product with {case}: Aidge fuses {made['Linear']}, " \
+                           f"memplan {ours}"
+        diff, got = in_aidge_order(doc, theirs, tmp, "inner_readers")
+        if diff or got != real:
+            return "FAIL", f"the product with {case}: {diff or f'{got:,} B, Aidge {real:,} B'}"
+        said.append(f"{case}: {ours} Linear, {real} B")
+    return "ok", "MatMul-*>Add, the product with " + "; ".join(said)
+
+
+def render():
+    """docs/recipes.md's table from tests/data/recipes/fusions.json and memplan's CLI."""
+    rec = json.loads((ROOT / "tests/data/recipes/fusions.json").read_text())
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ALL:
+            path = pathlib.Path(tmp) / f"{name}.onnx"
+            path.write_bytes(gzip.open(FIXTURES / f"{name}.onnx.gz").read())
+            ours = {}
+            for mode, extra in (("plain", []), ("fused", ["--recipes", RECIPES])):
+                out = subprocess.run([str(MEMPLAN), "stats", str(path), "--json", *extra],
+                                     check=True, capture_output=True, text=True).stdout
+                ours[mode] = int(json.loads(out)["peak"])
+            r = rec[name]
+            cells = []
+            for mode in ("plain", "fused"):
+                real = " / ".join(f"{p:,}" for p in r[mode]["aidge"])
+                gap = " (gap)" if r[mode].get("known_gap") else ""
+                cells += [real + gap, f"{ours[mode]:,}"]
+            made = ", ".join(f"{r['fusions'][k]} {k}" for k in META if r["fusions"][k])
+            rows.append(f"| {name} | {made} | " + " | ".join(cells) + " |")
+    print("| model | fusions | plain: Aidge's runs (B) | plain: memplan, file's order (B) | "
+          "fused: Aidge's runs (B) | fused: memplan, file's order (B) |")
+    print("|---|---|---:|---:|---:|---:|")
+    print("\n".join(rows))
+    return 0
+
+
 def main(argv):
+    if "--render" in argv:
+        return render()
     record = next((a.split("=", 1)[1] for a in argv if a.startswith("--record=")), None)
     runs = int(next((a.split("=", 1)[1] for a in argv if a.startswith("--runs=")),
                     RECORD_RUNS if record else 1))
@@ -276,6 +368,9 @@ def main(argv):
                 print(f"{status:<4} {name} {mode}: {what} ({time.monotonic() - start:.1f} s)",
                       flush=True)
             full.unlink()
+        status, what = inner_readers(tmp)
+        tally[status] += 1
+        print(f"{status:<4} inner readers: {what}", flush=True)
     if record:
         pathlib.Path(record).write_text(json.dumps(RECORD, indent=1, sort_keys=True,
                                                    ensure_ascii=False) + "\n")
