@@ -52,7 +52,6 @@ from onnx import numpy_helper, shape_inference
 from onnx.reference import ReferenceEvaluator
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 OUT = HERE.parents[0] / "data" / "onnx" / "fusions"
 CORPUS = HERE.parents[0] / "data" / "onnx" / "corpus"
 FLOATS = {onnx.TensorProto.FLOAT, onnx.TensorProto.FLOAT16, onnx.TensorProto.DOUBLE,
