@@ -672,3 +672,60 @@ refused!(
     "byte 52",
     "Model.operator_codes points past the end of the file"
 );
+
+// A file a framework writes beside its plan, given alone: what it is and which file
+// holds the plan, not "expected a plane index".
+#[test]
+fn a_dump_folders_other_files_name_the_plan_they_belong_with() {
+    let data = Path::new(BAD).parent().unwrap();
+    let stem = "cnn.cpu_after_optimizations";
+    let cases = [
+        (
+            format!("xla/{stem}-buffer-assignment-values.txt"),
+            format!(
+                "this is XLA's -buffer-assignment-values.txt, a list of the module's values \
+                 without their offsets or live ranges: open {stem}-buffer-assignment.txt beside \
+                 {stem}-live-range.txt"
+            ),
+        ),
+        (
+            format!("xla/{stem}-memory-usage-report.txt"),
+            format!("this is XLA's memory-usage report (its Total bytes is the total the plan shows): open {stem}-buffer-assignment.txt beside {stem}-live-range.txt"),
+        ),
+        (
+            "xla/cnn.stablehlo.mlir".to_owned(),
+            "this is an MLIR program as given to a compiler (StableHLO".to_owned(),
+        ),
+        (
+            "iree/cnn.transients.txt".to_owned(),
+            "this is IREE's transient allocations".to_owned(),
+        ),
+        (
+            "iree/cnn.input.mlir".to_owned(),
+            "this is an MLIR program as given to a compiler".to_owned(),
+        ),
+        (
+            "executorch/cnn.program.json".to_owned(),
+            "this is ExecuTorch's program summary".to_owned(),
+        ),
+        (
+            "executorch/cnn.tensor_specs.json".to_owned(),
+            "this is ExecuTorch's tensor specs".to_owned(),
+        ),
+    ];
+    for (file, said) in cases {
+        let out = Command::cargo_bin("memplan")
+            .unwrap()
+            .current_dir(data)
+            .args(["check", &file])
+            .output()
+            .unwrap();
+        let all = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{file}:\n{all}");
+        assert!(all.contains(&format!("{file}: {said}")), "{file}:\n{all}");
+        assert!(
+            !all.contains("plane index") && !all.contains("memplan JSON"),
+            "{all}"
+        );
+    }
+}

@@ -151,6 +151,11 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
             ..Document::plan(Format::Tflite, read.plan)
         });
     }
+    // A file a framework writes beside its plan (a dump folder's other files): what it
+    // is and which file to open, not another reader's complaint about it.
+    if let Some(what) = siblings::sibling(file_name, bytes) {
+        return Err(Error::whole(format!("this is {what}")));
+    }
     if let Some(doc) = load_onnx(file_name, bytes) {
         return doc;
     }
