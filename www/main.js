@@ -247,15 +247,15 @@ const planning = setupPlanning({
 const deployMenu = setupDeploy({ viewer, planning, notify, showError, clearError });
 
 /**
- * Opens files; a bad one shows its error and leaves the shown plan in place. A file
- * picked from a folder keeps the folder in its name (`a/memory_info.txt`). Resolves to
- * the ids of the files opened.
+ * Opens files (`File`s, or `{ name, source }`: a dropped folder's); a bad one shows its
+ * error and leaves the shown plan in place. A file picked from a folder keeps the folder
+ * in its name (`a/memory_info.txt`). Resolves to the ids of the files opened.
  */
 async function openFiles(files) {
   // .onnx models become memplan JSON first, in the lazily loaded ONNX module (onnx.js).
   const errors = [];
-  const items = await prepareOnnx(files.map((file) => ({ name: file.webkitRelativePath || file.name, source: file })),
-    (m) => errors.push(m));
+  const items = await prepareOnnx(files.map((file) => (file instanceof Blob
+    ? { name: file.webkitRelativePath || file.name, source: file } : file)), (m) => errors.push(m));
   // A file that needs another beside it (XLA's buffer assignment and its live ranges),
   // dropped together: opened as one plan.
   const byName = new Map(items.map((item) => [item.name, item]));
@@ -276,18 +276,17 @@ async function openFiles(files) {
   for (const item of items.filter((i) => !paired.has(i))) {
     const what = item.source.size <= SIBLING_MAX
       ? notAPlan(item.name, new Uint8Array(await item.source.arrayBuffer())) : null;
-    if (what) skipped.push(`${item.name}: ${what}`); else single.push(item);
+    if (what) skipped.push({ name: item.name, what }); else single.push(item);
   }
-  const ids = single.length ? await planning.open(single) : [];
-  if (skipped.length && ids.length) {
-    notify(`Also dropped, not plans (left aside): ${skipped.join('; ')}.`);
-  } else if (skipped.length && !single.length) {
+  // The notice of the plans opened names the others too (with the readers' warnings).
+  const ids = single.length ? await planning.open(single, skipped) : [];
+  if (skipped.length && !single.length) {
     // Files that are what they are (a report, TFLM's print_allocations() summary), not
     // failures: a notice, which says what the chart still shows.
     const cur = viewer.current();
     const still = cur == null ? ''
       : ` The chart still shows ${sampleIds.includes(cur) ? 'the sample' : 'the plan'} “${viewer.file_name(cur)}”.`;
-    notify(skipped.map((s) => `${s}: not a plan, so nothing to show.`).join('\n') + still);
+    notify(skipped.map((s) => `${s.name}: ${s.what}: not a plan, so nothing to show.`).join('\n') + still);
     if (!errors.length) clearError();
   }
   if (errors.length) showError(errors.join('\n'));
@@ -332,12 +331,49 @@ let dragDepth = 0;
 window.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; $('drop').hidden = false; });
 window.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; $('drop').hidden = true; } });
 window.addEventListener('dragover', (e) => e.preventDefault());
-window.addEventListener('drop', (e) => {
+window.addEventListener('drop', async (e) => {
   e.preventDefault();
   dragDepth = 0;
   $('drop').hidden = true;
-  if (e.dataTransfer && e.dataTransfer.files.length) openFiles([...e.dataTransfer.files]);
+  if (!e.dataTransfer) return;
+  // A dropped folder is one unreadable File in `files`: its files come through its
+  // entry, which must be taken while the event lasts (the drop's data goes with it).
+  const entries = [...e.dataTransfer.items].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+  const files = [...e.dataTransfer.files];
+  if (entries.some((entry) => entry.isDirectory)) {
+    let walked;
+    try {
+      walked = await filesOf(entries);
+    } catch (err) {
+      showError(`The dropped folder could not be read (${err.message ?? err}): open its files with Open files… instead.`);
+      return;
+    }
+    openFiles(walked);
+  } else if (files.length) {
+    openFiles(files);
+  }
 });
+
+/**
+ * The files under `entries` (a drop's FileSystemEntry objects), folders walked, as
+ * `{ name, source }` named by their path in the drop (`xla/cnn…-buffer-assignment.txt`).
+ */
+async function filesOf(entries) {
+  const out = [];
+  for (const entry of entries) {
+    if (entry.isFile) {
+      const file = await new Promise((ok, no) => entry.file(ok, no));
+      out.push({ name: entry.fullPath.replace(/^\//, ''), source: file });
+    } else if (entry.isDirectory) {
+      // readEntries hands a folder's entries in batches, then an empty one.
+      const reader = entry.createReader();
+      for (let batch; (batch = await new Promise((ok, no) => reader.readEntries(ok, no))).length;) {
+        out.push(...await filesOf(batch));
+      }
+    }
+  }
+  return out;
+}
 /** The shown file changed, or the list did: the panel, the planning line and the compare menus follow. */
 function filesChanged() {
   refreshPanel();

@@ -168,9 +168,11 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
 
   /**
    * Opens `{ name, source: Blob, companion?: { name, source } }` items as loaded; bad ones
-   * show their error. Resolves to the ids of the files opened.
+   * show their error. `aside`: `{ name, what }` of files dropped with them that hold no
+   * plan (a dump folder's other files), noted in the same notice as the readers'
+   * warnings. Resolves to the ids of the files opened.
    */
-  async function open(items) {
+  async function open(items, aside = []) {
     const errors = [];
     const renamed = [];
     const ids = [];
@@ -192,7 +194,11 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     const said = renamed.length
       ? [`A file of the same name was already open, so this one opened as ${renamed.join(', ')}. Rename… names it.`]
       : [];
-    notify([...said, ...warned].join('\n') || null);
+    // Files that are what they are (a report, a list of values, an input program), not
+    // failures: named in the notice, each with what it is and which file holds its plan.
+    const left = aside.length
+      ? [`Also dropped, not plans (left aside): ${aside.map((a) => a.name).join(', ')}.`] : [];
+    notify([...said, ...warned, ...left].join('\n') || null, aside.map((a) => `${a.name}: ${a.what}`));
     update();
     return ids;
   }
