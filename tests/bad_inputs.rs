@@ -664,14 +664,53 @@ fn a_corrupt_plane_index_does_not_ask_for_billions_of_records() {
     );
 }
 
-// A .tflite cut short: the FlatBuffers reader names the byte and the table.
+// A .tflite cut short: told it is a truncated model, how long the file is, and where
+// the read stopped (the byte and the table).
 refused!(
     truncated_tflite,
     "truncated.tflite",
     2,
-    "byte 52",
+    "truncated TFLite model (700 bytes)",
+    "the read stopped at byte 52",
     "Model.operator_codes points past the end of the file"
 );
+
+/// `memplan check` of `bytes` written as `name` in a fresh folder: its message line.
+fn refusal_of(tag: &str, name: &str, bytes: &[u8]) -> String {
+    let dir = tempdir(tag);
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let out = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    text(&out)
+}
+
+#[test]
+fn a_tflite_by_name_or_identifier_is_told_truncated_or_not_a_model() {
+    let model = std::fs::read(Path::new(BAD).join("truncated.tflite")).unwrap();
+    // Cut inside its header, and cut short under another name (its identifier tells it).
+    let cut = refusal_of("tflite-header", "model.tflite", &model[..6]);
+    assert!(
+        cut.contains("truncated TFLite model (6 bytes): the read stopped at byte 6"),
+        "{cut}"
+    );
+    let renamed = refusal_of("tflite-renamed", "model.bin", &model[..30]);
+    assert!(
+        renamed.contains("truncated TFLite model (30 bytes): the read stopped at byte 28"),
+        "{renamed}"
+    );
+    // Random bytes named .tflite: no identifier, not a text format's complaint.
+    let noise: Vec<u8> = (0u32..64)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    let random = refusal_of("tflite-random", "random.tflite", &noise);
+    assert!(
+        random
+            .contains("random.tflite: not a TFLite model (no TFL3 identifier at byte 4; 64 bytes)"),
+        "{random}"
+    );
+    assert!(!random.contains("memplan JSON"), "{random}");
+}
 
 // A file a framework writes beside its plan, given alone: what it is and which file
 // holds the plan, not "expected a plane index".

@@ -144,7 +144,9 @@ pub fn load(file_name: &str, bytes: &[u8]) -> Result<Document> {
 }
 
 fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
-    if tflite::is_tflite(bytes) {
+    // A `.tflite` by its identifier, or by its name (cut short or not one: its reader
+    // says which, not the text readers).
+    if tflite::is_tflite(bytes) || file_name.to_ascii_lowercase().ends_with(".tflite") {
         let read = tflite::read(bytes)?;
         return Ok(Document {
             warnings: read.warnings,
