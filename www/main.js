@@ -297,7 +297,7 @@ async function openFiles(files) {
     const what = sampleIds.includes(cur) ? 'the sample' : 'the plan';
     $('error').append(`\nThe chart still shows ${what} “${viewer.file_name(cur)}”, not this file.`);
   }
-  if (ids.length && pendingLink) applyLink(ids);
+  if (ids.length && pendingLink) await applyLink(ids);
   return ids;
 }
 
@@ -426,10 +426,14 @@ $('copy-link').addEventListener('click', async () => {
     return;
   }
   const kb = (link.length / 1024).toFixed(1);
-  notify(/[#&](data|src)=/.test(location.hash)
+  const cur = viewer.current();
+  const planned = viewer.planned_as(cur);
+  const replanned = planned ? `, which their page re-plans with ${planned.strategy}` : '';
+  notify(/[#&]data=/.test(location.hash) || (/[#&]src=/.test(location.hash) && !planned)
     ? `Link copied (${kb} KB): it opens this plan at this view.`
-    : `Link copied (${kb} KB): this plan is too large to travel in a link, so it holds the view only; `
-      + `whoever opens it is asked to open “${viewer.file_name(viewer.current())}” and then sees this view.`);
+    : /[#&]src=/.test(location.hash) ? `Link copied (${kb} KB): it opens the file this plan was made from${replanned}, at this view.`
+      : `Link copied (${kb} KB): this plan is too large to travel in a link, so it holds the view only; `
+        + `whoever opens it is asked to open “${viewer.source_name(cur) ?? viewer.file_name(cur)}”${replanned}, and then sees this view.`);
 });
 
 // Rename: the shown file's name becomes an input; Enter renames, Escape cancels.
@@ -574,14 +578,48 @@ function applyView(f) {
 
 /** A link without its plan (`plan=NAME`), waiting for the user to open NAME. */
 let pendingLink = null;
-function applyLink(ids) {
-  const id = ids.find((i) => viewer.file_name(i) === pendingLink.plan);
+async function applyLink(ids) {
+  const f = pendingLink;
+  const id = ids.find((i) => viewer.source_name(i) === f.plan || viewer.file_name(i) === f.plan);
   if (id == null) return;
+  pendingLink = null;
   viewer.select_file(id);
   filesChanged();
-  applyView(pendingLink);
-  pendingLink = null;
+  if (f.strategy) await replanAsLinked(id, f);
+  applyView(f);
   redraw();
+}
+
+/** `1,234` from digits. */
+const digitsOf = (s) => BigInt(s).toLocaleString('en-US');
+
+/**
+ * Re-plans file `id` as link `f` says its sender's plan was made (`strategy`, `budget`:
+ * the plan did not travel, the file it was made from did), and says how the result
+ * compares with the sender's peak (`peak`): a search that stops at its time budget can
+ * end elsewhere on another machine.
+ */
+async function replanAsLinked(id, f) {
+  const name = viewer.file_name(id);
+  if (![...$('strategy').options].some((o) => o.value === f.strategy)) {
+    showError(`link: “${f.strategy}” is no strategy of this page, so “${name}” is shown as loaded, not as the link's plan.`);
+    return;
+  }
+  viewer.select_file(id);
+  filesChanged();
+  // The menus show what the plan was made with (a Re-plan makes it again).
+  $('strategy').value = f.strategy;
+  if (f.budget) $('budget').value = f.budget;
+  await planning.replan();
+  const shown = viewer.current();
+  const peak = shown == null || shown === id ? null : viewer.report(shown)?.peak;
+  if (peak == null) return; // the re-plan failed or was cancelled: its error says why
+  const asked = `Re-planned “${name}” with ${f.strategy}${f.budget ? ` (${digitsOf(f.budget)} ms)` : ''}, as the link asks`;
+  notify(f.peak == null ? `${asked}: peak ${digitsOf(peak)} B.`
+    : peak === f.peak ? `${asked}: peak ${digitsOf(peak)} B, the same as the sender's.`
+      : `${asked}: peak ${digitsOf(peak)} B, where the sender's was ${digitsOf(f.peak)} B. This is not the sender's `
+        + 'plan: a strategy that searches stops when its time budget runs out, so on another machine it can end '
+        + 'elsewhere (and another file of the same name plans differently); the view and the selection are the sender\'s.');
 }
 
 // Test hook: what the last frame drew and the stats, for the end-to-end tests. Files
@@ -615,15 +653,26 @@ if (fragment.hex) setHex(true);
 if (linked) {
   const [id] = await openFiles([new File([linked[1]], linked[0])]);
   if (fragment.src && id != null) viewer.set_link(id, fragment.src);
+  if (id != null && fragment.strategy) {
+    // The plan in the link is the sender's planned copy; a file fetched from `src` is
+    // re-planned as the sender's was.
+    if (fragment.data) viewer.set_planned(id, fragment.strategy);
+    else await replanAsLinked(id, fragment);
+    filesChanged();
+  }
   if (id != null) applyView(fragment);
   redraw();
 } else if (fragment.plan) {
   // A view of a plan too large to travel in a link: no plan is shown in its place (the
-  // sample would pass for it); the view applies once the user opens the file.
+  // sample would pass for it); the view applies once the user opens the file, re-planned
+  // first as the sender's plan was when it was a planned copy.
   pendingLink = fragment;
   filesChanged();
-  showError(`This link is a view of “${fragment.plan}”, a plan too large to travel inside a link, `
-    + 'so it does not hold the plan: open that file (Open files… or drop it here) and the view applies to it.');
+  const how = fragment.strategy
+    ? ` re-planned with ${fragment.strategy}${fragment.budget ? ` (${digitsOf(fragment.budget)} ms)` : ''}` : '';
+  showError(`This link is a view of “${fragment.plan}”${how}, a plan too large to travel inside a link, `
+    + 'so it does not hold the plan: open that file (Open files… or drop it here)'
+    + (fragment.strategy ? ` and the page re-plans it with ${fragment.strategy}` : '') + ', and the view applies to it.');
 } else {
   await openSample();
 }
