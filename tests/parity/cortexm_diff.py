@@ -31,10 +31,10 @@ stm32h743's 1,000,000-byte SRAM):
 A model passes when memplan's figure equals the real mem_0 or memplan says its figure is an
 estimate (docs/recipes.md says why), and, with --qemu, the build ran and printed its output.
 
-Usage (a venv with aidge-core, aidge-backend-cpu, aidge-onnx, aidge-export-cpp,
-aidge-export-arm-cortexm, aidge-quantization 0.10.1, onnx; for --qemu the toolchain of
-scripts/cortexm/run.py):
-  PYTHON tests/parity/cortexm_diff.py [MODEL ...] [--qemu] [--record]
+Usage (`scripts/setup.sh cortexm`: .venv with aidge-core, aidge-backend-cpu, aidge-onnx,
+aidge-export-cpp, aidge-export-arm-cortexm, aidge-quantization 0.10.1, and for --qemu the
+arm-none-eabi toolchain and qemu-system-arm; memplan built: cargo build --release):
+  .venv/bin/python tests/parity/cortexm_diff.py [MODEL ...] [--qemu] [--record]
 --record writes tests/data/recipes/cortexm_int8.json and the fixtures; --render prints
 docs/recipes.md's table from the record (no Aidge needed).
 """
