@@ -144,12 +144,19 @@ pub fn load(file_name: &str, bytes: &[u8]) -> Result<Document> {
 }
 
 fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
-    if tflite::is_tflite(bytes) {
+    // A `.tflite` by its identifier, or by its name (cut short or not one: its reader
+    // says which, not the text readers).
+    if tflite::is_tflite(bytes) || file_name.to_ascii_lowercase().ends_with(".tflite") {
         let read = tflite::read(bytes)?;
         return Ok(Document {
             warnings: read.warnings,
             ..Document::plan(Format::Tflite, read.plan)
         });
+    }
+    // A file a framework writes beside its plan (a dump folder's other files): what it
+    // is and which file to open, not another reader's complaint about it.
+    if let Some(what) = siblings::sibling(file_name, bytes) {
+        return Err(Error::whole(format!("this is {what}")));
     }
     if let Some(doc) = load_onnx(file_name, bytes) {
         return doc;

@@ -116,11 +116,15 @@ pub fn replan_schedule(
             win.consider(&placed, *order);
         }
     }
-    Ok((
-        win.plan,
-        win.order.map(|k| orders[k].clone()),
-        layouts_bound,
-    ))
+    // Aidge's drivers name their one memory differently (multiple-mems `MEM_0`, the
+    // others `mem`): the plan's memories keep the names the given plan shows them by.
+    let mut best = win.plan;
+    if best.components.len() == plan.components.len() {
+        for (c, given) in best.components.iter_mut().zip(&plan.components) {
+            c.name.clone_from(&given.name);
+        }
+    }
+    Ok((best, win.order.map(|k| orders[k].clone()), layouts_bound))
 }
 
 /// The lowest valid plan so far, and the order of the branches it runs them in
@@ -142,20 +146,6 @@ impl Winner {
                 order,
             };
         }
-    }
-}
-
-/// Aidge's default options with the memory components `plan` records when every one
-/// has a capacity (an export of multiple-mems), as `memplan plan` re-plans a file.
-pub fn recorded_options(plan: &Plan) -> DriverOptions {
-    let recorded = plan.components.iter().all(|c| c.capacity.is_some());
-    DriverOptions {
-        components: if recorded {
-            plan.components.clone()
-        } else {
-            Vec::new()
-        },
-        ..DriverOptions::default()
     }
 }
 
