@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing memplan needs, skipping what is already there.
-# Usage: scripts/setup.sh [build|browser|python]...   (no argument: build)
+# Usage: scripts/setup.sh [build|browser|python|cortexm]...   (no argument: build)
 #   build   — wasm32 target, wasm-bindgen-cli pinned to Cargo.toml's wasm-bindgen, npm packages
 #             (playwright-core, binaryen: the build's wasm-opt)
 #   browser — Debian's chromium (for the end-to-end tests)
@@ -8,6 +8,9 @@
 #             aidge-quantization for the int8 exports),
 #             tflite-micro (tests/parity/tflm_diff.py), mypy (tests/parity/python_api_diff.py)
 #             and memplan's own Python package built into it (`pip install -e .`)
+#   cortexm — outside CI: python's .venv plus aidge-export-arm-cortexm 0.10.1 and Debian's
+#             arm-none-eabi toolchain and qemu-system-arm (tests/parity/cortexm_diff.py,
+#             scripts/cortexm/run.py; about 560 MB of packages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,6 +75,22 @@ setup_python() {
   # (maturin's build hook runs the `maturin` program of the venv: put it on PATH)
   PATH="$PWD/.venv/bin:$PATH" .venv/bin/pip install -q --disable-pip-version-check \
     --no-build-isolation -e .
+}
+
+setup_cortexm() {
+  setup_python
+  # (its benchmark module imports aidge_deploy, not on PyPI: scripts/cortexm/stub stands in)
+  if ! PYTHONPATH=scripts/cortexm/stub .venv/bin/python -c 'import aidge_export_arm_cortexm' 2>/dev/null; then
+    say "adding aidge-export-arm-cortexm to .venv"
+    .venv/bin/pip install -q --disable-pip-version-check aidge-export-arm-cortexm==0.10.1
+  fi
+  if ! command -v arm-none-eabi-g++ >/dev/null || ! command -v qemu-system-arm >/dev/null; then
+    say "installing Debian's arm-none-eabi toolchain and qemu-system-arm"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq gcc-arm-none-eabi \
+      libnewlib-arm-none-eabi qemu-system-arm >/dev/null
+  fi
 }
 
 [ $# -eq 0 ] && set -- build

@@ -69,7 +69,10 @@ pub fn deploy_choices() -> Result<String, JsError> {
         .iter()
         .filter(|r| !Recipe::SEED_FUSIONS.contains(r))
     {
-        let smaller = Dtype::ALL.iter().filter(|d| **d != Dtype::Float32);
+        // (a recipe that is one dtype's export, cortexm-int8, is offered once)
+        let smaller = Dtype::ALL
+            .iter()
+            .filter(|d| **d != Dtype::Float32 && r.dtype().is_none());
         for d in std::iter::once(None).chain(smaller.map(|d| Some(*d))) {
             let help = match d {
                 Some(d) => format!("{} — {}", r.help(), d.help()),

@@ -10,6 +10,7 @@
 //! [`Dtype::ALL`]; the CLI's `--recipes`/`--dtype`, the page's "Deploy as" menu and
 //! `memplan.RECIPES` are made from them.
 
+mod cortexm;
 mod export_cpp;
 mod fusions;
 mod graph;
@@ -23,6 +24,8 @@ use crate::{Error, Result};
 pub enum Recipe {
     /// aidge-export-cpp 0.10.1's `export()` (target "host", its default data format).
     ExportCpp,
+    /// aidge-export-arm-cortexm 0.10.1's `export()` for the stm32h743, int8.
+    CortexmInt8,
     /// `fuse_to_metaops(graph, "MatMul-*>Add", "Linear")`.
     FuseLinear,
     /// `fuse_to_metaops(graph, "MatMul->Div#1->Softmax-*>MatMul;…",
@@ -35,6 +38,7 @@ pub enum Recipe {
 impl Recipe {
     pub const ALL: &'static [Recipe] = &[
         Recipe::ExportCpp,
+        Recipe::CortexmInt8,
         Recipe::FuseLinear,
         Recipe::FuseAttention,
         Recipe::FuseGelu,
@@ -49,6 +53,7 @@ impl Recipe {
     pub fn name(self) -> &'static str {
         match self {
             Recipe::ExportCpp => "export-cpp",
+            Recipe::CortexmInt8 => "cortexm-int8",
             Recipe::FuseLinear => "fuse-linear",
             Recipe::FuseAttention => "fuse-attention",
             Recipe::FuseGelu => "fuse-gelu",
@@ -65,6 +70,12 @@ impl Recipe {
                  in-place rules): the arena mem_0 of aidge_core.export_utils.export(graph, \
                  ExportConfig(target=\"host\"))"
             }
+            Recipe::CortexmInt8 => {
+                "what aidge-export-arm-cortexm 0.10.1's int8 export for the stm32h743 does \
+                 before planning: export-cpp's rewrite, aidge-quantization's Quantizers, \
+                 int8 activations, 16-byte alignment, the 1,000,000-byte SRAM; an estimate \
+                 for a quantized graph with element-wise nodes (residual Adds)"
+            }
             Recipe::FuseLinear => {
                 "Aidge's fuse_to_metaops(graph, \"MatMul-*>Add\", \"Linear\"): a MatMul and the \
                  Add of its product become one node, whose product is not planned"
@@ -77,6 +88,14 @@ impl Recipe {
                 "Aidge's fuse_to_metaops of Div->Erf->Add->Mul->Mul (the erf GeLU) into \
                  GeLU: its four intermediate tensors are not planned"
             }
+        }
+    }
+
+    /// The dtype the recipe's export is of, if it is one dtype's (`cortexm-int8`).
+    pub fn dtype(self) -> Option<Dtype> {
+        match self {
+            Recipe::CortexmInt8 => Some(Dtype::Int8),
+            _ => None,
         }
     }
 
@@ -192,6 +211,23 @@ impl Deploy {
         })
     }
 
+    /// The activations' dtype: the one asked for, or the one of a recipe that is one
+    /// dtype's export (`cortexm-int8`; another dtype with it is an error).
+    pub fn effective_dtype(&self) -> Result<Option<Dtype>> {
+        let Some((r, own)) = self.recipes.iter().find_map(|r| Some((r, r.dtype()?))) else {
+            return Ok(self.dtype);
+        };
+        match self.dtype {
+            Some(d) if d != own => Err(Error::whole(format!(
+                "{} is the {} export: --dtype {} contradicts it",
+                r.name(),
+                own.name(),
+                d.name()
+            ))),
+            _ => Ok(Some(own)),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.recipes.is_empty() && self.dtype.is_none()
     }
@@ -263,7 +299,7 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
     let mut peaks = vec![("as given".to_string(), default_peak(schedule))];
     for recipe in &deploy.recipes {
         match recipe {
-            Recipe::ExportCpp => {
+            Recipe::ExportCpp | Recipe::CortexmInt8 => {
                 let kinds = export_cpp::apply(&mut g, &mut notes)?;
                 if !kinds.is_empty() {
                     estimate.push(format!(
@@ -281,11 +317,20 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
     }
     // An int8 export quantizes the graph first (aidge_quantization's PTQ): its
     // Quantizer nodes are part of the graph the export plans.
-    let exported = deploy.recipes.contains(&Recipe::ExportCpp);
+    let cortexm = deploy.recipes.contains(&Recipe::CortexmInt8);
+    if cortexm && deploy.recipes.contains(&Recipe::ExportCpp) {
+        return Err(Error::whole(
+            "export-cpp and cortexm-int8 are two exports of the same graph: choose one",
+        ));
+    }
+    let exported = cortexm || deploy.recipes.contains(&Recipe::ExportCpp);
+    let dtype = deploy.effective_dtype()?;
+    // (read before the quantization renames Add to QAdd)
+    let elementwise = cortexm.then(|| cortexm::estimate(&g)).flatten();
     let mut float_kept = None;
-    if exported && deploy.dtype == Some(Dtype::Int8) {
+    if exported && dtype == Some(Dtype::Int8) {
         match export_cpp::quantize(&mut g, &mut notes) {
-            Ok(()) => {}
+            Ok(()) => estimate.extend(elementwise),
             Err(kind) => float_kept = Some(kind),
         }
     }
@@ -301,7 +346,7 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
              16-byte alignment"
         )));
         peaks.push(("int8".to_string(), default_peak(&schedule)));
-    } else if let Some(dtype) = deploy.dtype {
+    } else if let Some(dtype) = dtype {
         for node in schedule.nodes.iter_mut().filter(|n| !n.producer) {
             for out in &mut node.outputs {
                 // Floating-point activations take the dtype; integer tensors (MaxPool's
@@ -330,6 +375,9 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
             dtype.alignment()
         )));
         peaks.push((dtype.name().to_string(), default_peak(&schedule)));
+    }
+    if cortexm {
+        cortexm::sram_note(default_peak(&schedule), &mut notes);
     }
     notes.push(Note::whole(steps_text(&peaks)));
     schedule.validate()?;
