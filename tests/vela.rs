@@ -203,3 +203,65 @@ fn the_cli_prints_vela_s_peaks() {
         assert!(text.contains(&p.to_string()), "{p} not in {text}");
     }
 }
+
+/// The compiled models (`<model>.<config>.tflite`) beside the report of the same
+/// compilation: the TFLM arena is Vela's first area (the scratch), the fast memory its
+/// SRAM area in the dedicated modes, and the read-only data is as large as Vela's
+/// read-only peak; the plan checks clean.
+#[test]
+fn compiled_models_open_with_vela_s_areas() {
+    let dir = format!("{}/tests/data/vela", env!("CARGO_MANIFEST_DIR"));
+    let mut seen = 0;
+    for name in reports() {
+        let stem = name.trim_end_matches(".txt");
+        if !std::path::Path::new(&format!("{dir}/{stem}.tflite")).exists() {
+            continue;
+        }
+        seen += 1;
+        let (path, bytes) = fixture(&format!("vela/{stem}.tflite"));
+        let doc = formats::load(&path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(doc.format, Format::Tflite);
+        let plan = memplan::planning::resolve(&doc).unwrap();
+        let report = memplan::check::check(&plan);
+        assert!(report.is_valid(), "{stem}: {report:?}");
+        let peaks = vela_peaks(&name);
+        let (vela, _) = open(&name);
+        let areas: Vec<String> = vela
+            .plan
+            .unwrap()
+            .components
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        let of = |prefix: &str| areas.iter().position(|a| a.starts_with(prefix)).unwrap();
+        let mine = plan.peaks();
+        if areas.len() == 3 {
+            // Dedicated SRAM: the arena holds the Dram area, the fast memory the Sram one.
+            assert_eq!(mine[0], peaks[of("Dram")], "{stem}");
+            assert_eq!(mine[1], peaks[of("Sram")], "{stem}");
+        } else {
+            assert_eq!(mine[0], peaks[of("Sram")], "{stem}");
+        }
+        let read_only = plan
+            .planes
+            .iter()
+            .find(|p| p.label.as_deref() == Some("read_only"))
+            .unwrap();
+        assert_eq!(read_only.size, peaks[of("read-only")], "{stem}");
+        // best re-places it validly, never above the file's plan.
+        let best = strategies::replan(&plan, Strategy::Best, &Budget::millis(30)).unwrap();
+        assert!(memplan::check::check(&best).is_valid(), "{stem}");
+        assert!(best.peaks() <= mine, "{stem}");
+        eprintln!("{stem}: {mine:?}");
+    }
+    assert!(seen >= 10, "{seen} compiled models");
+}
+
+/// Writing a plan into a Vela-compiled model is refused: its plan is Vela's.
+#[test]
+fn a_compiled_model_takes_no_other_plan() {
+    let (_, bytes) = fixture("vela/ch17.u55-128-shared.tflite");
+    let read = memplan::formats::tflite::read(&bytes).unwrap();
+    let e = memplan::formats::tflite::with_plan(&bytes, &read.plan).unwrap_err();
+    assert!(e.message.contains("compiled by Vela"), "{e}");
+}
