@@ -265,3 +265,34 @@ fn a_compiled_model_takes_no_other_plan() {
     let e = memplan::formats::tflite::with_plan(&bytes, &read.plan).unwrap_err();
     assert!(e.message.contains("compiled by Vela"), "{e}");
 }
+
+/// `memplan plan REPORT --strategy best` says what best saves on Vela's plan.
+#[test]
+fn the_cli_says_what_best_saves() {
+    use assert_cmd::Command;
+    let name = "resnet_tiny.u55-128-shared-linear.txt";
+    let path = format!("{}/tests/data/vela/{name}", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::cargo_bin("memplan")
+        .unwrap()
+        .args(["plan", &path, "--strategy", "best", "-o", "-"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("saves"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        line.contains(&format!("Vela's {:?} B", vela_peaks(name))),
+        "{line}"
+    );
+    let saved: u64 = line
+        .rsplit("saves ")
+        .next()
+        .unwrap()
+        .trim_end_matches(" B")
+        .parse()
+        .unwrap();
+    assert!(saved > 0, "{line}");
+}
