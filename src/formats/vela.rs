@@ -154,7 +154,7 @@ pub fn read(text: &str) -> Result<Report> {
                         ),
                     )
                 })?;
-            let o = open.take().unwrap_or_else(|| unreachable!());
+            let Some(o) = open.take() else { continue };
             let memory = sections.len();
             for (mut v, _) in o.rows {
                 v.memory = memory;
