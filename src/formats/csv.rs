@@ -1,12 +1,14 @@
 //! MiniMalloc CSV: one buffer per line, `id,lower,upper,size[,offset]`, `upper`
 //! exclusive. The header line is optional; with one, columns are found by name (any
 //! order, unknown columns ignored with a warning); without one they are positional.
-//! Ids are free text. IREE's dumps (idealloc's `iree_*` sets) use an inclusive upper:
+//! Ids are free text; one with a comma, a quote or spaces at its ends is quoted as
+//! RFC 4180 says (`"conv, 1"`, a quote doubled), both when written and read. IREE's dumps (idealloc's `iree_*` sets) use an inclusive upper:
 //! [`CsvOptions::for_file`] reads files named `iree*` that way, with a warning.
 
 use super::MAX_CLOCK;
 use crate::model::{Buffer, BufferList, Bytes, Clock, Plan};
 use crate::{Error, Result};
+use std::borrow::Cow;
 
 /// How to read a CSV that the content alone cannot tell.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,7 +45,10 @@ pub fn looks_like_csv(text: &str) -> bool {
     let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
         return false;
     };
-    let fields: Vec<&str> = first.split(',').map(str::trim).collect();
+    let Ok(fields) = split(first) else {
+        return false;
+    };
+    let fields: Vec<&str> = fields.iter().map(|f| f.text.trim()).collect();
     if is_header(&fields) {
         return true;
     }
@@ -77,15 +82,15 @@ pub fn read(text: &str, options: &CsvOptions) -> Result<(BufferList, Vec<String>
     }
     let mut buffers = Vec::new();
     // Line of each id seen: ids must be unique (see `memplan_json::validate_buffers`).
-    let mut ids: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut ids: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     // 1-based line of each buffer, for errors about the list as a whole.
     let mut lines_of = Vec::new();
     for (n, line) in lines {
         let row = columns.row(n, line, options)?;
-        if let Some(first) = ids.insert(row.id, n) {
+        if let Some(first) = ids.insert(row.id.to_string(), n) {
             return Err(Error::at_line(
                 n,
-                columns.col(line, 0),
+                row.id_column,
                 format!(
                     "id `{}` is already on line {first}: expected unique ids",
                     row.id
@@ -120,9 +125,11 @@ struct Columns {
     width: Option<usize>,
 }
 
-/// One data line: its id (a slice of the line) and the buffer it describes.
+/// One data line: its id (a slice of the line unless it was quoted), the 1-based
+/// column where the id starts, and the buffer it describes.
 struct Row<'a> {
-    id: &'a str,
+    id: Cow<'a, str>,
+    id_column: usize,
     buffer: Buffer,
 }
 
@@ -135,7 +142,8 @@ impl Columns {
 
     /// The columns a header line (on line `n`) names, or `None` when the line is data.
     fn header(n: usize, first: &str, warnings: &mut Vec<String>) -> Result<Option<Columns>> {
-        let names: Vec<&str> = first.split(',').map(str::trim).collect();
+        let fields = split(first).map_err(|(at, msg)| Error::at_line(n, at, msg))?;
+        let names: Vec<&str> = fields.iter().map(|f| f.text.trim()).collect();
         if !is_header(&names) {
             return Ok(None);
         }
@@ -144,7 +152,7 @@ impl Columns {
             match COLUMNS.iter().position(|c| c.eq_ignore_ascii_case(name)) {
                 Some(k) if index[k].is_none() => index[k] = Some(col),
                 Some(_) => {
-                    let at = column_of(first, col);
+                    let at = fields[col].column;
                     return Err(Error::at_line(n, at, format!("column `{name}` twice")));
                 }
                 None => warnings.push(format!("line {n}: unknown column `{name}` ignored")),
@@ -185,21 +193,20 @@ impl Columns {
         Ok(*self.width.insert(fields))
     }
 
-    /// 1-based column of field `k` (one of [`COLUMNS`]) in `line`: only worked out
-    /// for an error.
-    fn col(&self, line: &str, k: usize) -> usize {
-        self.index[k].map_or(1, |c| column_of(line, c))
+    /// 1-based column of field `k` (one of [`COLUMNS`]) among a line's `fields`.
+    fn col(&self, fields: &[Field], k: usize) -> usize {
+        self.index[k].map_or(1, |c| fields[c].column)
     }
 
     /// Reads data line `n`.
     fn row<'a>(&mut self, n: usize, line: &'a str, options: &CsvOptions) -> Result<Row<'a>> {
-        let fields: Vec<&str> = line.split(',').collect();
+        let fields = split(line).map_err(|(at, msg)| Error::at_line(n, at, msg))?;
         let expected = self.width(n, fields.len())?;
         if fields.len() != expected {
             let msg = format!("expected {expected} fields, found {}", fields.len());
             return Err(Error::at_line(n, 1, msg));
         }
-        let field = |k: usize| self.index[k].map(|c| fields[c].trim());
+        let field = |k: usize| self.index[k].map(|c| fields[c].text.trim());
         let num = |k: usize| -> Result<Option<u64>> {
             let Some(f) = field(k) else {
                 return Ok(None);
@@ -210,7 +217,7 @@ impl Columns {
             f.parse::<u64>().map(Some).map_err(|_| {
                 Error::at_line(
                     n,
-                    self.col(line, k),
+                    self.col(&fields, k),
                     format!(
                         "{}: expected a whole number from 0 to 2^64-1, found `{f}`",
                         COLUMNS[k]
@@ -222,7 +229,7 @@ impl Columns {
             if v > MAX_CLOCK {
                 return Err(Error::at_line(
                     n,
-                    self.col(line, k),
+                    self.col(&fields, k),
                     format!(
                         "{} {v} is above the supported maximum {MAX_CLOCK}",
                         COLUMNS[k]
@@ -243,10 +250,18 @@ impl Columns {
                 "greater than"
             };
             let msg = format!("upper must be {rule} lower ({lower})");
-            return Err(Error::at_line(n, self.col(line, 2), msg));
+            return Err(Error::at_line(n, self.col(&fields, 2), msg));
         }
+        let id_column = self.col(&fields, 0);
+        let id = match self.index[0].map(|c| &fields[c].text) {
+            // A quoted id is kept as written (its spaces too); a bare one trimmed.
+            Some(Cow::Owned(quoted)) => Cow::Owned(quoted.clone()),
+            Some(Cow::Borrowed(bare)) => Cow::Borrowed(bare.trim()),
+            None => Cow::Borrowed(""),
+        };
         Ok(Row {
-            id: field(0).unwrap_or(""),
+            id,
+            id_column,
             buffer: Buffer {
                 id: String::new(),
                 lower,
@@ -276,13 +291,68 @@ fn all_or_no_offsets(buffers: &[Buffer], lines_of: &[usize]) -> Result<()> {
     Ok(())
 }
 
-/// 1-based column where field `k` of a comma-separated line starts.
-fn column_of(line: &str, k: usize) -> usize {
-    line.split(',')
-        .take(k)
-        .map(|f| f.chars().count() + 1)
-        .sum::<usize>()
-        + 1
+/// One field of a line: its text (unquoted, borrowed when it was not quoted) and the
+/// 1-based column where it starts (for errors).
+struct Field<'a> {
+    text: Cow<'a, str>,
+    column: usize,
+}
+
+/// A line's comma-separated fields, a field in double quotes as RFC 4180 has it (a
+/// comma inside, a quote doubled). Err: the column and what is wrong, for a quote
+/// never closed or text after a closing quote.
+fn split(line: &str) -> std::result::Result<Vec<Field<'_>>, (usize, String)> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    let mut column = 1;
+    loop {
+        let lead = rest.len() - rest.trim_start().len();
+        if rest[lead..].starts_with('"') {
+            let open = column + rest[..lead].chars().count();
+            let body = &rest[lead + 1..];
+            let mut text = String::new();
+            let mut chars = body.char_indices();
+            let end = loop {
+                match chars.next() {
+                    Some((i, '"')) if body[i + 1..].starts_with('"') => {
+                        text.push('"');
+                        chars.next();
+                    }
+                    Some((i, '"')) => break i + 1,
+                    Some((_, c)) => text.push(c),
+                    None => return Err((open, "quoted field without its closing `\"`".into())),
+                }
+            };
+            let after = &body[end..];
+            let tail = after.len() - after.trim_start().len();
+            let used = lead + 1 + end + tail;
+            out.push(Field {
+                text: Cow::Owned(text),
+                column,
+            });
+            column += rest[..used].chars().count();
+            rest = &rest[used..];
+            match rest.strip_prefix(',') {
+                Some(r) => {
+                    rest = r;
+                    column += 1;
+                }
+                None if rest.is_empty() => return Ok(out),
+                None => return Err((column, "expected `,` after a quoted field".into())),
+            }
+        } else {
+            let end = rest.find(',').unwrap_or(rest.len());
+            out.push(Field {
+                text: Cow::Borrowed(&rest[..end]),
+                column,
+            });
+            if end == rest.len() {
+                return Ok(out);
+            }
+            column += rest[..end].chars().count() + 1;
+            rest = &rest[end + 1..];
+        }
+    }
 }
 
 /// Writes a buffer list, with the offset column when every buffer has an offset.
@@ -339,7 +409,7 @@ pub fn from_plan(plan: &Plan) -> BufferList {
     // reads back (ids are unique).
     let ids: Vec<Option<String>> = (0..list.buffers.len())
         .map(|i| match (count[i], label[i]) {
-            (1, Some(l)) => Some(csv_id(l).trim().to_string()).filter(|l| !l.is_empty()),
+            (1, Some(l)) => Some(l.replace(['\n', '\r'], " ")).filter(|l| !l.trim().is_empty()),
             _ => None,
         })
         .collect();
@@ -374,9 +444,16 @@ pub fn from_plan(plan: &Plan) -> BufferList {
     list
 }
 
-/// An id as a CSV field: no separators.
+/// An id as a CSV field: quoted when it holds a comma or a quote or has spaces at its
+/// ends (which a bare field loses); a line break, which no line-based reader of these
+/// files (MiniMalloc's, idealloc's) takes even quoted, becomes a space.
 fn csv_id(id: &str) -> String {
-    id.replace([',', '\n', '\r'], "_")
+    let id = id.replace(['\n', '\r'], " ");
+    if id.contains([',', '"']) || id.trim() != id {
+        format!("\"{}\"", id.replace('"', "\"\""))
+    } else {
+        id
+    }
 }
 
 #[cfg(test)]
@@ -441,6 +518,46 @@ mod tests {
             .unwrap_err()
             .message
             .contains("`upper`"));
+    }
+
+    /// Ids with commas, quotes and spaces at their ends come back as they were (they
+    /// were written `_` for `,` before); a quote never closed is an error at its column.
+    #[test]
+    fn ids_are_quoted_both_ways() {
+        let list = BufferList {
+            buffers: vec![
+                Buffer::new("conv, 1", 0, 2, 8),
+                Buffer::new("say \"hi\"", 1, 3, 4),
+                Buffer::new(" padded ", 2, 4, 4),
+                Buffer::new("plain", 3, 5, 4),
+            ],
+            capacity: None,
+        };
+        let text = write(&list);
+        assert!(text.contains("\"conv, 1\",0,2,8\n"), "{text}");
+        assert!(text.contains("\"say \"\"hi\"\"\",1,3,4\n"), "{text}");
+        assert_eq!(read(&text, &CsvOptions::default()).unwrap().0, list);
+        let plan = from_plan(&list.to_plan(&[0, 8, 12, 16]));
+        let ids: Vec<&str> = plan.buffers.iter().map(|b| b.id.as_str()).collect();
+        assert_eq!(ids, ["conv, 1", "say \"hi\"", " padded ", "plain"]);
+        assert_eq!(read(&write(&plan), &CsvOptions::default()).unwrap().0, plan);
+
+        let e = read(
+            "id,lower,upper,size\nb1,0,3,4\n\"b2,0,3,4\n",
+            &CsvOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3, column 1: quoted field without its closing `\"`"
+        );
+        let e = read("\"a\"b,0,3,4\n", &CsvOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 4: expected `,` after a quoted field"
+        );
+        let e = read("\"x, y\",0,3,4\n\"x, y\",1,2,4\n", &CsvOptions::default()).unwrap_err();
+        assert!(e.message.contains("id `x, y` is already on line 1"), "{e}");
     }
 
     #[test]
