@@ -372,6 +372,24 @@ refused!(
     "line 3, column 1",
     "expected 4 fields, found 3"
 );
+// Vela's --verbose-allocation report, cut short and garbled.
+refused!(
+    vela_truncated,
+    "vela-truncated.txt",
+    2,
+    "line 9, column 1",
+    "the report ends inside the section of line 2 (Sram (FeatureMap|Staging), 6 rows read)",
+    "`Allocation Peak Tensor Size: N bytes`",
+    "cut short"
+);
+refused!(
+    vela_garbled_row,
+    "vela-garbled-row.txt",
+    2,
+    "line 6, column 1",
+    "expected a row `START - END: 0xADDR - 0xADDR: SIZE: USAGE: FORMAT : NAME`",
+    "is not two times"
+);
 refused!(
     csv_non_numeric,
     "csv-non-numeric.csv",

@@ -309,9 +309,22 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
         eprintln!("memplan: {name}: kept the schedule's order (the export's forward pass runs it)");
     }
     let is_model = doc.format == formats::Format::Tflite;
+    // Vela's report is Vela's plan: a strategy says what it saves on it, memory by memory.
+    let vela = (doc.format == formats::Format::Vela && request.strategy.is_some())
+        .then(|| planning::resolve(&doc).map(|p| p.peaks()))
+        .transpose()?;
     let mut session = Session::of(&name, doc);
     let (plan, report) = session.plan(&request)?;
     drop(line);
+    if let Some(before) = vela {
+        let after = plan.peaks();
+        let sum = |v: &[u64]| v.iter().sum::<u64>();
+        eprintln!(
+            "memplan: {name}: {}: {after:?} B, Vela's {before:?} B: saves {} B",
+            a.strategy,
+            sum(&before).saturating_sub(sum(&after))
+        );
+    }
     // What this re-plan could not change for want of what the file holds (an Aidge
     // log's schedule), as the page's report says it.
     if let Some(limits) = &report.limits {

@@ -22,6 +22,7 @@ pub mod placed;
 pub mod siblings;
 pub mod tflite;
 pub mod tflm;
+pub mod vela;
 pub mod wire;
 pub mod xla;
 
@@ -60,6 +61,8 @@ pub enum Format {
     ExecuTorch,
     /// IREE's `stream.resource.pack` ops, laid out as IREE does ([`iree`]).
     Iree,
+    /// Arm Vela's `--verbose-allocation` report ([`vela`]).
+    Vela,
 }
 
 impl fmt::Display for Format {
@@ -75,6 +78,7 @@ impl fmt::Display for Format {
             Format::Xla => f.write_str("XLA buffer assignment"),
             Format::ExecuTorch => f.write_str("ExecuTorch memory trace"),
             Format::Iree => f.write_str("IREE stream.resource.pack"),
+            Format::Vela => f.write_str("Vela allocation report"),
         }
     }
 }
@@ -165,7 +169,7 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
     let trimmed = text.trim_start();
     if trimmed.is_empty() {
         return Err(Error::whole(
-            "empty file: expected memplan JSON, an Aidge memory_info.txt log, a MiniMalloc CSV, an ONNX model or a TFLite Micro, XLA, IREE or ExecuTorch plan dump",
+            "empty file: expected memplan JSON, an Aidge memory_info.txt log, a MiniMalloc CSV, an ONNX model or a TFLite Micro, XLA, IREE, ExecuTorch or Vela plan dump",
         ));
     }
     let lower = file_name.to_ascii_lowercase();
@@ -185,6 +189,20 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
             buffers: Some(buffers),
             warnings,
             own: None,
+        });
+    }
+    // Before the Aidge log reader, the fallback: a report of Vela's is no log of Aidge's.
+    if vela::is_vela(text) {
+        let report = vela::read(text)?;
+        let total = report.own_total();
+        return Ok(Document {
+            warnings: report.warnings,
+            own: Some(OwnFigures {
+                framework: "Vela",
+                total,
+                live_peak: None,
+            }),
+            ..Document::plan(Format::Vela, placed::to_plan(&report.placed))
         });
     }
     if xla::is_xla(text) {

@@ -45,7 +45,28 @@ pub struct Arena {
     pub unknown_scratch: Vec<String>,
     /// The model carries an offline plan (`OfflineMemoryAllocation`).
     pub has_offline_plan: bool,
+    /// The operators Vela compiled for an Ethos-U NPU (`ethos-u` custom operators).
+    pub npu: Vec<NpuOp>,
 }
+
+/// The custom operator `ethos-u` Vela writes: the NPU runs a command stream over
+/// areas of memory that are operator inputs (Vela's `tflite_writer`: command stream,
+/// read-only data, scratch, fast scratch, then the feature maps).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NpuOp {
+    /// Its allocation scope.
+    pub scope: u32,
+    /// Tensor of the scratch area (feature maps and staging, in the arena).
+    pub scratch: Option<usize>,
+    /// Tensor of the fast scratch when it is not the scratch itself (Vela's dedicated
+    /// SRAM modes: the NPU's own SRAM).
+    pub fast: Option<usize>,
+    /// Its constant inputs (command stream, read-only data): tensor name, bytes.
+    pub constants: Vec<(String, u64)>,
+}
+
+/// The custom code of Vela's operator.
+pub const ETHOS_U: &str = "ethos-u";
 
 /// Bytes per element of each `TensorType` that TFLM sizes (`TfLiteTypeSizeOf`).
 fn type_size(kind: i8) -> Option<u64> {
@@ -85,7 +106,16 @@ pub fn arena(buf: &[u8], model: &Model) -> Result<Arena> {
     };
     let n = sub.tensors.len();
     let offline = offline_plan(buf, model, n)?;
-    let (first, last, scopes, scratch, unknown) = lifetimes(model, sub)?;
+    let (mut first, last, scopes, scratch, unknown) = lifetimes(model, sub)?;
+    let npu = npu_ops(buf, model, sub);
+    // Vela's scratch areas are inputs of its operator that nothing writes: TFLM plans
+    // them from before the operator (`first_created` unset) to it; they are shown from
+    // the operator on.
+    for op in &npu {
+        for t in op.scratch.iter().chain(&op.fast) {
+            first[*t].get_or_insert(op.scope);
+        }
+    }
     let mut allocs = Vec::new();
     for (i, t) in sub.tensors.iter().enumerate() {
         let has_data = model
@@ -137,7 +167,49 @@ pub fn arena(buf: &[u8], model: &Model) -> Result<Arena> {
         scopes,
         unknown_scratch: unknown,
         has_offline_plan: offline.is_some(),
+        npu,
     })
+}
+
+/// The `ethos-u` operators of `sub` and the tensors their inputs name.
+fn npu_ops(buf: &[u8], model: &Model, sub: &Subgraph) -> Vec<NpuOp> {
+    let tensor = |t: Option<&i32>| {
+        t.and_then(|&t| usize::try_from(t).ok())
+            .filter(|&t| t < sub.tensors.len())
+    };
+    let mut ops = Vec::new();
+    for (k, op) in sub.operators.iter().enumerate() {
+        let is_npu = model
+            .opcodes
+            .get(op.opcode as usize)
+            .is_some_and(|c| c.builtin == 32 && c.custom == ETHOS_U);
+        if !is_npu {
+            continue;
+        }
+        let scratch = tensor(op.inputs.get(2));
+        let fast = tensor(op.inputs.get(3)).filter(|&f| Some(f) != scratch);
+        let constants = op.inputs[..op.inputs.len().min(2)]
+            .iter()
+            .filter_map(|t| tensor(Some(t)))
+            .filter_map(|t| {
+                let x = &sub.tensors[t];
+                let bytes = model.data(buf, x.buffer).len() as u64;
+                let bytes = if bytes > 0 {
+                    bytes
+                } else {
+                    elements(x.shape.as_deref())?.checked_mul(type_size(x.kind)?)?
+                };
+                Some((x.name.clone(), bytes))
+            })
+            .collect();
+        ops.push(NpuOp {
+            scope: k as u32 + 1,
+            scratch,
+            fast,
+            constants,
+        });
+    }
+    ops
 }
 
 fn tensor_error(i: usize, name: &str, msg: impl std::fmt::Display) -> Error {
@@ -243,7 +315,13 @@ fn lifetimes(model: &Model, sub: &Subgraph) -> Result<Lifetimes> {
             .outputs
             .first()
             .map_or_else(String::new, |&t| sub.tensors[t as usize].name.clone());
-        match scratch_sizes(sub, op, code.builtin) {
+        // Vela's operator asks TFLM for no scratch buffer: its areas are its inputs.
+        let sizes = if code.builtin == 32 && code.custom == ETHOS_U {
+            Some(Vec::new())
+        } else {
+            scratch_sizes(sub, op, code.builtin)
+        };
+        match sizes {
             Some(sizes) => {
                 for size in sizes {
                     let i = scratch.len();

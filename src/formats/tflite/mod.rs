@@ -8,6 +8,7 @@
 //! Only what TFLM's allocator reads is decoded ([`schema`]).
 
 pub mod arena;
+mod ethos_u;
 mod flat;
 mod offline;
 mod ops;
@@ -90,8 +91,14 @@ pub fn read(bytes: &[u8]) -> Result<Read> {
         return Err(Error::whole("the model has no tensor for the arena"));
     }
     let offsets = arena::greedy(&arena.allocs);
-    let plan = plan_of(&arena, &offsets);
     let mut warnings = Vec::new();
+    let plan = if arena.npu.is_empty() {
+        plan_of(&arena, &offsets)
+    } else {
+        let (placed, notes) = ethos_u::placed(&arena, &offsets);
+        warnings.extend(notes);
+        super::placed::to_plan(&placed)
+    };
     if arena.has_offline_plan {
         warnings.push(format!(
             "the model carries an offline plan ({}): shown as TFLM uses it",
@@ -209,6 +216,12 @@ impl Written {
 pub fn with_plan(bytes: &[u8], plan: &Plan) -> Result<Written> {
     let model = schema::read(bytes)?;
     let mut arena = arena::arena(bytes, &model)?;
+    if !arena.npu.is_empty() {
+        return Err(Error::whole(
+            "a model compiled by Vela for an Ethos-U NPU: its offline plan is Vela's (the NPU's \
+             scratch areas and the tensors inside them); plan the model before Vela compiles it",
+        ));
+    }
     let head_before = arena::head(&arena.allocs, &arena::greedy(&arena.allocs));
     if plan.spaces.len() != arena.allocs.len() {
         return Err(Error::whole(format!(
