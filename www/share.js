@@ -1,5 +1,6 @@
 // Links that reproduce a view. The URL fragment (never sent to a server) holds:
 //   src=URL        where the plan is (relative to the page), or
+//   url=ADDRESS    where the plan is, absolute (the page's `?url=`, address.js), or
 //   data=…&name=…  the plan itself: memplan JSON, deflate-raw compressed, base64url
 //   view=t0,t1,a0,a1  visible clocks and addresses (fractions of the lane extent)
 //   plan=NAME      instead of both, for a plan too large to travel: the file the view is of
@@ -9,6 +10,7 @@
 // no history spam) as the view changes, so copying the address bar shares the view.
 import { formatView, parseView } from './memplan-ui.js';
 import { exportText } from './memplan-view.js';
+import { fetchFile } from './address.js';
 
 /** Plans whose compressed JSON is larger than this travel by `src` only. */
 export const MAX_INLINE = 24 * 1024;
@@ -40,13 +42,14 @@ export async function unpack(data) {
   return pipe(fromBase64Url(data), new DecompressionStream('deflate-raw'));
 }
 
-/** The fragment as an object: { src, data, name, plan, view: [4] | null, sel, names, hex, theme }. */
+/** The fragment as an object: { src, url, data, name, plan, view: [4] | null, sel, names, hex, theme }. */
 export function readFragment(hash = location.hash) {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   const flag = (k) => (p.has(k) ? !['0', 'off', 'false'].includes(p.get(k)) : null);
   const sel = p.get('sel');
   return {
     src: p.get('src'),
+    url: p.get('url'),
     data: p.get('data'),
     name: p.get('name'),
     plan: p.get('plan'),
@@ -62,6 +65,7 @@ export function readFragment(hash = location.hash) {
 export function writeFragment(f) {
   const p = new URLSearchParams();
   if (f.src) p.set('src', f.src);
+  if (f.url) p.set('url', f.url);
   if (f.data) {
     p.set('data', f.data);
     if (f.name) p.set('name', f.name);
@@ -77,15 +81,13 @@ export function writeFragment(f) {
   return '#' + p.toString().replace(/%2C/gi, ',');
 }
 
-/** The plan a fragment names, as `[name, bytes]`, or null. Throws on a bad link. */
+/**
+ * The plan a fragment names, as `[name, bytes, address]` (the address absolute, for
+ * `url`/`src`), or null. Throws on a bad link, saying which address and what happened.
+ */
 export async function fragmentPlan(f, base = document.baseURI) {
   if (f.data) return [f.name || 'linked.memplan.json', await unpack(f.data)];
-  if (f.src) {
-    const url = new URL(f.src, base);
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`${f.src}: HTTP ${res.status}`);
-    return [decodeURIComponent(url.pathname.split('/').pop() || 'plan'), new Uint8Array(await res.arrayBuffer())];
-  }
+  if (f.url || f.src) return fetchFile(f.url || f.src, base);
   return null;
 }
 
@@ -106,7 +108,8 @@ export function fragmentSync(viewer, extra = () => ({})) {
       hex: viewer.hex(), ...extra() };
     const src = viewer.link(cur);
     if (src) {
-      f.src = src;
+      // An absolute address (the page's `?url=`) travels as `url`, a relative one as `src`.
+      f[/^[a-z][a-z\d+.-]*:/i.test(src) ? 'url' : 'src'] = src;
     } else {
       const revision = viewer.revision();
       if (packed.revision !== revision) {
