@@ -664,11 +664,107 @@ fn a_corrupt_plane_index_does_not_ask_for_billions_of_records() {
     );
 }
 
-// A .tflite cut short: the FlatBuffers reader names the byte and the table.
+// A .tflite cut short: told it is a truncated model, how long the file is, and where
+// the read stopped (the byte and the table).
 refused!(
     truncated_tflite,
     "truncated.tflite",
     2,
-    "byte 52",
+    "truncated TFLite model (700 bytes)",
+    "the read stopped at byte 52",
     "Model.operator_codes points past the end of the file"
 );
+
+/// `memplan check` of `bytes` written as `name` in a fresh folder: its message line.
+fn refusal_of(tag: &str, name: &str, bytes: &[u8]) -> String {
+    let dir = tempdir(tag);
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let out = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    text(&out)
+}
+
+#[test]
+fn a_tflite_by_name_or_identifier_is_told_truncated_or_not_a_model() {
+    let model = std::fs::read(Path::new(BAD).join("truncated.tflite")).unwrap();
+    // Cut inside its header, and cut short under another name (its identifier tells it).
+    let cut = refusal_of("tflite-header", "model.tflite", &model[..6]);
+    assert!(
+        cut.contains("truncated TFLite model (6 bytes): the read stopped at byte 6"),
+        "{cut}"
+    );
+    let renamed = refusal_of("tflite-renamed", "model.bin", &model[..30]);
+    assert!(
+        renamed.contains("truncated TFLite model (30 bytes): the read stopped at byte 28"),
+        "{renamed}"
+    );
+    // Random bytes named .tflite: no identifier, not a text format's complaint.
+    let noise: Vec<u8> = (0u32..64)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    let random = refusal_of("tflite-random", "random.tflite", &noise);
+    assert!(
+        random
+            .contains("random.tflite: not a TFLite model (no TFL3 identifier at byte 4; 64 bytes)"),
+        "{random}"
+    );
+    assert!(!random.contains("memplan JSON"), "{random}");
+}
+
+// A file a framework writes beside its plan, given alone: what it is and which file
+// holds the plan, not "expected a plane index".
+#[test]
+fn a_dump_folders_other_files_name_the_plan_they_belong_with() {
+    let data = Path::new(BAD).parent().unwrap();
+    let stem = "cnn.cpu_after_optimizations";
+    let cases = [
+        (
+            format!("xla/{stem}-buffer-assignment-values.txt"),
+            format!(
+                "this is XLA's -buffer-assignment-values.txt, a list of the module's values \
+                 without their offsets or live ranges: open {stem}-buffer-assignment.txt beside \
+                 {stem}-live-range.txt"
+            ),
+        ),
+        (
+            format!("xla/{stem}-memory-usage-report.txt"),
+            format!("this is XLA's memory-usage report (its Total bytes is the total the plan shows): open {stem}-buffer-assignment.txt beside {stem}-live-range.txt"),
+        ),
+        (
+            "xla/cnn.stablehlo.mlir".to_owned(),
+            "this is an MLIR program as given to a compiler (StableHLO".to_owned(),
+        ),
+        (
+            "iree/cnn.transients.txt".to_owned(),
+            "this is IREE's transient allocations".to_owned(),
+        ),
+        (
+            "iree/cnn.input.mlir".to_owned(),
+            "this is an MLIR program as given to a compiler".to_owned(),
+        ),
+        (
+            "executorch/cnn.program.json".to_owned(),
+            "this is ExecuTorch's program summary".to_owned(),
+        ),
+        (
+            "executorch/cnn.tensor_specs.json".to_owned(),
+            "this is ExecuTorch's tensor specs".to_owned(),
+        ),
+    ];
+    for (file, said) in cases {
+        let out = Command::cargo_bin("memplan")
+            .unwrap()
+            .current_dir(data)
+            .args(["check", &file])
+            .output()
+            .unwrap();
+        let all = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{file}:\n{all}");
+        assert!(all.contains(&format!("{file}: {said}")), "{file}:\n{all}");
+        assert!(
+            !all.contains("plane index") && !all.contains("memplan JSON"),
+            "{all}"
+        );
+    }
+}

@@ -104,6 +104,25 @@ fn every_driver_and_strategy_plans_it_validly() {
 }
 
 #[test]
+fn the_memory_keeps_its_name_after_best() {
+    // As loaded, Aidge's default driver (multiple-mems) calls the model's memory MEM_0;
+    // best wins here with another driver, whose plan named it `mem`: the page showed
+    // one memory under two names.
+    let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
+    let mut session = Session::open("tiny_cnn.onnx", &bytes).unwrap();
+    let names = |plan: &memplan::Plan| -> Vec<String> {
+        plan.components.iter().map(|c| c.name.clone()).collect()
+    };
+    let ask = |choice: &str| Request::new(choice, Budget::millis(500)).unwrap();
+    let (loaded, _) = session.plan(&ask("as-loaded")).unwrap();
+    assert_eq!(names(&loaded), ["MEM_0"]);
+    for strategy in ["best", "greedy-size"] {
+        let (plan, _) = session.plan(&ask(strategy)).unwrap();
+        assert_eq!(names(&plan), ["MEM_0"], "{strategy}");
+    }
+}
+
+#[test]
 fn symbolic_dims_take_the_values_given() {
     let bytes = std::fs::read(data("tiny_cnn.onnx")).unwrap();
     let dims = formats::onnx::symbolic_dims(&bytes).unwrap();

@@ -1,13 +1,13 @@
 // "Deploy as": an opened ONNX model planned as its deployment runs it. The choices are
-// the Rust table's (recipes::Recipe::ALL × Dtype::ALL, `deploy_choices`); choosing one
+// the Rust table's (recipes::Recipe::ALL × Dtype::ALL, `deployChoices` of the ONNX module,
+// which a model loads: the menu is filled when the first model is shown); choosing one
 // has the planning worker read the model's memplan JSON again, deploy it
 // (planning::Session::deploy: the export's fusions, NHWC and Transposes, its in-place
 // rules; or Aidge's seed fusions) and plan it, as a file of its own, `model.onnx ·
 // export-cpp`, beside the graph as imported, so Compare shows both on one scale (a fused
 // node keeps the name of the node whose output it writes, and pairs with it). The change
 // in bytes heads the notice; what each recipe did, and saved, is folded under it.
-import { deploy_choices as deployChoices } from './pkg-lite/memplan.js';
-import { isOnnx } from './onnx.js';
+import { isOnnx, deployChoices } from './onnx.js';
 import { Cancelled } from './planner.js';
 import { el } from './memplan-ui.js';
 
@@ -16,23 +16,36 @@ const digits = (s) => BigInt(s).toLocaleString('en-US');
 
 export function setupDeploy({ viewer, planning, notify, showError, clearError }) {
   const select = $('deploy');
-  const choices = deployChoices();
-  select.replaceChildren(el('option', 'Deploy as…'), ...choices.map((c, i) => {
-    const o = el('option', c.label);
-    o.value = String(i);
-    o.title = c.help;
-    return o;
-  }));
-  select.firstChild.value = '';
+  let choices = null;
+
+  async function fill() {
+    choices = await deployChoices();
+    select.replaceChildren(el('option', 'Deploy as…'), ...choices.map((c, i) => {
+      const o = el('option', c.label);
+      o.value = String(i);
+      o.title = c.help;
+      return o;
+    }));
+    select.firstChild.value = '';
+  }
 
   /** Shows the menu when the shown file is a model as imported. */
-  function refresh() {
+  async function refresh() {
     const cur = viewer.current();
-    select.hidden = !(cur != null && isOnnx(viewer.file_name(cur)));
+    const model = cur != null && isOnnx(viewer.file_name(cur));
+    select.hidden = !model || choices == null;
+    if (model && choices == null) {
+      try {
+        await fill();
+        refresh();
+      } catch (e) {
+        showError(String(e.message ?? e));
+      }
+    }
   }
 
   select.addEventListener('change', async () => {
-    const c = choices[Number(select.value)];
+    const c = choices?.[Number(select.value)];
     const cur = viewer.current();
     select.value = '';
     if (!c || cur == null) return;

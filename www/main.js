@@ -249,15 +249,15 @@ const planning = setupPlanning({
 const deployMenu = setupDeploy({ viewer, planning, notify, showError, clearError });
 
 /**
- * Opens files; a bad one shows its error and leaves the shown plan in place. A file
- * picked from a folder keeps the folder in its name (`a/memory_info.txt`). Resolves to
- * the ids of the files opened.
+ * Opens files (`File`s, or `{ name, source }`: a dropped folder's); a bad one shows its
+ * error and leaves the shown plan in place. A file picked from a folder keeps the folder
+ * in its name (`a/memory_info.txt`). Resolves to the ids of the files opened.
  */
 async function openFiles(files) {
   // .onnx models become memplan JSON first, in the lazily loaded ONNX module (onnx.js).
   const errors = [];
-  const items = await prepareOnnx(files.map((file) => ({ name: file.webkitRelativePath || file.name, source: file })),
-    (m) => errors.push(m));
+  const items = await prepareOnnx(files.map((file) => (file instanceof Blob
+    ? { name: file.webkitRelativePath || file.name, source: file } : file)), (m) => errors.push(m));
   // A file that needs another beside it (XLA's buffer assignment and its live ranges),
   // dropped together: opened as one plan.
   const byName = new Map(items.map((item) => [item.name, item]));
@@ -278,18 +278,17 @@ async function openFiles(files) {
   for (const item of items.filter((i) => !paired.has(i))) {
     const what = item.source.size <= SIBLING_MAX
       ? notAPlan(item.name, new Uint8Array(await item.source.arrayBuffer())) : null;
-    if (what) skipped.push(`${item.name}: ${what}`); else single.push(item);
+    if (what) skipped.push({ name: item.name, what }); else single.push(item);
   }
-  const ids = single.length ? await planning.open(single) : [];
-  if (skipped.length && ids.length) {
-    notify(`Also dropped, not plans (left aside): ${skipped.join('; ')}.`);
-  } else if (skipped.length && !single.length) {
+  // The notice of the plans opened names the others too (with the readers' warnings).
+  const ids = single.length ? await planning.open(single, skipped) : [];
+  if (skipped.length && !single.length) {
     // Files that are what they are (a report, TFLM's print_allocations() summary), not
     // failures: a notice, which says what the chart still shows.
     const cur = viewer.current();
     const still = cur == null ? ''
       : ` The chart still shows ${sampleIds.includes(cur) ? 'the sample' : 'the plan'} “${viewer.file_name(cur)}”.`;
-    notify(skipped.map((s) => `${s}: not a plan, so nothing to show.`).join('\n') + still);
+    notify(skipped.map((s) => `${s.name}: ${s.what}: not a plan, so nothing to show.`).join('\n') + still);
     if (!errors.length) clearError();
   }
   if (errors.length) showError(errors.join('\n'));
@@ -300,7 +299,7 @@ async function openFiles(files) {
     const what = sampleIds.includes(cur) ? 'the sample' : 'the plan';
     $('error').append(`\nThe chart still shows ${what} “${viewer.file_name(cur)}”, not this file.`);
   }
-  if (ids.length && pendingLink) applyLink(ids);
+  if (ids.length && pendingLink) await applyLink(ids);
   return ids;
 }
 
@@ -334,12 +333,49 @@ let dragDepth = 0;
 window.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; $('drop').hidden = false; });
 window.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; $('drop').hidden = true; } });
 window.addEventListener('dragover', (e) => e.preventDefault());
-window.addEventListener('drop', (e) => {
+window.addEventListener('drop', async (e) => {
   e.preventDefault();
   dragDepth = 0;
   $('drop').hidden = true;
-  if (e.dataTransfer && e.dataTransfer.files.length) openFiles([...e.dataTransfer.files]);
+  if (!e.dataTransfer) return;
+  // A dropped folder is one unreadable File in `files`: its files come through its
+  // entry, which must be taken while the event lasts (the drop's data goes with it).
+  const entries = [...e.dataTransfer.items].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+  const files = [...e.dataTransfer.files];
+  if (entries.some((entry) => entry.isDirectory)) {
+    let walked;
+    try {
+      walked = await filesOf(entries);
+    } catch (err) {
+      showError(`The dropped folder could not be read (${err.message ?? err}): open its files with Open files… instead.`);
+      return;
+    }
+    openFiles(walked);
+  } else if (files.length) {
+    openFiles(files);
+  }
 });
+
+/**
+ * The files under `entries` (a drop's FileSystemEntry objects), folders walked, as
+ * `{ name, source }` named by their path in the drop (`xla/cnn…-buffer-assignment.txt`).
+ */
+async function filesOf(entries) {
+  const out = [];
+  for (const entry of entries) {
+    if (entry.isFile) {
+      const file = await new Promise((ok, no) => entry.file(ok, no));
+      out.push({ name: entry.fullPath.replace(/^\//, ''), source: file });
+    } else if (entry.isDirectory) {
+      // readEntries hands a folder's entries in batches, then an empty one.
+      const reader = entry.createReader();
+      for (let batch; (batch = await new Promise((ok, no) => reader.readEntries(ok, no))).length;) {
+        out.push(...await filesOf(batch));
+      }
+    }
+  }
+  return out;
+}
 /** The shown file changed, or the list did: the panel, the planning line and the compare menus follow. */
 function filesChanged() {
   refreshPanel();
@@ -392,10 +428,16 @@ $('copy-link').addEventListener('click', async () => {
     return;
   }
   const kb = (link.length / 1024).toFixed(1);
-  notify(/[#&](data|src|url)=/.test(location.hash)
+  const cur = viewer.current();
+  const planned = viewer.planned_as(cur);
+  const replanned = planned ? `, which their page re-plans with ${planned.strategy}` : '';
+  // A file opened from an address (`src=`, or `url=`: the page's `?url=`) travels by it.
+  const address = /[#&](src|url)=/.test(location.hash);
+  notify(/[#&]data=/.test(location.hash) || (address && !planned)
     ? `Link copied (${kb} KB): it opens this plan at this view.`
-    : `Link copied (${kb} KB): this plan is too large to travel in a link, so it holds the view only; `
-      + `whoever opens it is asked to open “${viewer.file_name(viewer.current())}” and then sees this view.`);
+    : address ? `Link copied (${kb} KB): it opens the file this plan was made from${replanned}, at this view.`
+      : `Link copied (${kb} KB): this plan is too large to travel in a link, so it holds the view only; `
+        + `whoever opens it is asked to open “${viewer.source_name(cur) ?? viewer.file_name(cur)}”${replanned}, and then sees this view.`);
 });
 
 // Rename: the shown file's name becomes an input; Enter renames, Escape cancels.
@@ -540,14 +582,48 @@ function applyView(f) {
 
 /** A link without its plan (`plan=NAME`), waiting for the user to open NAME. */
 let pendingLink = null;
-function applyLink(ids) {
-  const id = ids.find((i) => viewer.file_name(i) === pendingLink.plan);
+async function applyLink(ids) {
+  const f = pendingLink;
+  const id = ids.find((i) => viewer.source_name(i) === f.plan || viewer.file_name(i) === f.plan);
   if (id == null) return;
+  pendingLink = null;
   viewer.select_file(id);
   filesChanged();
-  applyView(pendingLink);
-  pendingLink = null;
+  if (f.strategy) await replanAsLinked(id, f);
+  applyView(f);
   redraw();
+}
+
+/** `1,234` from digits. */
+const digitsOf = (s) => BigInt(s).toLocaleString('en-US');
+
+/**
+ * Re-plans file `id` as link `f` says its sender's plan was made (`strategy`, `budget`:
+ * the plan did not travel, the file it was made from did), and says how the result
+ * compares with the sender's peak (`peak`): a search that stops at its time budget can
+ * end elsewhere on another machine.
+ */
+async function replanAsLinked(id, f) {
+  const name = viewer.file_name(id);
+  if (![...$('strategy').options].some((o) => o.value === f.strategy)) {
+    showError(`link: “${f.strategy}” is no strategy of this page, so “${name}” is shown as loaded, not as the link's plan.`);
+    return;
+  }
+  viewer.select_file(id);
+  filesChanged();
+  // The menus show what the plan was made with (a Re-plan makes it again).
+  $('strategy').value = f.strategy;
+  if (f.budget) $('budget').value = f.budget;
+  await planning.replan();
+  const shown = viewer.current();
+  const peak = shown == null || shown === id ? null : viewer.report(shown)?.peak;
+  if (peak == null) return; // the re-plan failed or was cancelled: its error says why
+  const asked = `Re-planned “${name}” with ${f.strategy}${f.budget ? ` (${digitsOf(f.budget)} ms)` : ''}, as the link asks`;
+  notify(f.peak == null ? `${asked}: peak ${digitsOf(peak)} B.`
+    : peak === f.peak ? `${asked}: peak ${digitsOf(peak)} B, the same as the sender's.`
+      : `${asked}: peak ${digitsOf(peak)} B, where the sender's was ${digitsOf(f.peak)} B. This is not the sender's `
+        + 'plan: a strategy that searches stops when its time budget runs out, so on another machine it can end '
+        + 'elsewhere (and another file of the same name plans differently); the view and the selection are the sender\'s.');
 }
 
 // Test hook: what the last frame drew and the stats, for the end-to-end tests. Files
@@ -605,6 +681,13 @@ if (linked) {
   const [id] = await openFiles([new File([linked[1]], linked[0])]);
   // Its link names where it came from: `url=` (absolute) or `src=`, as it was given.
   if (id != null && (fragment.url || fragment.src)) viewer.set_link(id, fragment.url ? linked[2] : fragment.src);
+  if (id != null && fragment.strategy) {
+    // The plan in the link is the sender's planned copy; a file fetched from its address
+    // is re-planned as the sender's was.
+    if (fragment.data) viewer.set_planned(id, fragment.strategy);
+    else await replanAsLinked(id, fragment);
+    filesChanged();
+  }
   if (id != null) applyView(fragment);
   redraw();
   // `?url=` now travels in the fragment, which the page keeps up to date.
@@ -616,11 +699,15 @@ if (linked) {
   filesChanged();
 } else if (fragment.plan) {
   // A view of a plan too large to travel in a link: no plan is shown in its place (the
-  // sample would pass for it); the view applies once the user opens the file.
+  // sample would pass for it); the view applies once the user opens the file, re-planned
+  // first as the sender's plan was when it was a planned copy.
   pendingLink = fragment;
   filesChanged();
-  showError(`This link is a view of “${fragment.plan}”, a plan too large to travel inside a link, `
-    + 'so it does not hold the plan: open that file (Open files… or drop it here) and the view applies to it.');
+  const how = fragment.strategy
+    ? ` re-planned with ${fragment.strategy}${fragment.budget ? ` (${digitsOf(fragment.budget)} ms)` : ''}` : '';
+  showError(`This link is a view of “${fragment.plan}”${how}, a plan too large to travel inside a link, `
+    + 'so it does not hold the plan: open that file (Open files… or drop it here)'
+    + (fragment.strategy ? ` and the page re-plans it with ${fragment.strategy}` : '') + ', and the view applies to it.');
 } else {
   await openSample();
 }

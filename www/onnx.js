@@ -124,3 +124,10 @@ export async function prepare(items, onError) {
   return out;
 }
 
+/**
+ * The "Deploy as" choices, from the Rust tables (recipes::Recipe::ALL × Dtype::ALL), which
+ * come with the ONNX module: [{ recipes, dtype, label, help }].
+ */
+export async function deployChoices() {
+  return JSON.parse(await call({ op: 'choices' }));
+}

@@ -5,6 +5,9 @@
 //   view=t0,t1,a0,a1  visible clocks and addresses (fractions of the lane extent)
 //   plan=NAME      instead of both, for a plan too large to travel: the file the view is of
 //                  (the receiver is asked to open it; the view applies when they do)
+//   strategy=S     the shown plan is a planned copy, made with S: with data, the plan is the
+//                  sender's (the receiver's report says so); with src or plan, the receiver's
+//                  page re-plans the file with S, budget=MS, and compares its peak with peak=B
 //   sel=N          the pinned plane's index      names=1|0   hex=1|0   theme=light|dark
 // The main page and embed.html both read it at start and rewrite it (replaceState,
 // no history spam) as the view changes, so copying the address bar shares the view.
@@ -42,17 +45,24 @@ export async function unpack(data) {
   return pipe(fromBase64Url(data), new DecompressionStream('deflate-raw'));
 }
 
-/** The fragment as an object: { src, url, data, name, plan, view: [4] | null, sel, names, hex, theme }. */
+/**
+ * The fragment as an object: { src, url, data, name, plan, strategy, budget, peak,
+ * view: [4] | null, sel, names, hex, theme }.
+ */
 export function readFragment(hash = location.hash) {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   const flag = (k) => (p.has(k) ? !['0', 'off', 'false'].includes(p.get(k)) : null);
   const sel = p.get('sel');
+  const digits = (k) => (/^\d+$/.test(p.get(k) ?? '') ? p.get(k) : null);
   return {
     src: p.get('src'),
     url: p.get('url'),
     data: p.get('data'),
     name: p.get('name'),
     plan: p.get('plan'),
+    strategy: p.get('strategy'),
+    budget: digits('budget'),
+    peak: digits('peak'),
     view: parseView(p.get('view')),
     sel: sel !== null && /^\d+$/.test(sel) ? Number(sel) : null,
     names: flag('names'),
@@ -72,6 +82,7 @@ export function writeFragment(f) {
   } else if (f.plan) {
     p.set('plan', f.plan);
   }
+  for (const k of ['strategy', 'budget', 'peak']) if (f[k] != null) p.set(k, String(f[k]));
   if (f.view) p.set('view', formatView(f.view));
   if (f.sel != null) p.set('sel', String(f.sel));
   if (f.names != null) p.set('names', f.names ? '1' : '0');
@@ -91,10 +102,15 @@ export async function fragmentPlan(f, base = document.baseURI) {
   return null;
 }
 
+/** Where an address travels in a fragment: `url` if absolute (the page's `?url=`), else `src`. */
+const addressKey = (address) => (/^[a-z][a-z\d+.-]*:/i.test(address) ? 'url' : 'src');
+
 /**
  * Keeps the main page's fragment in step with its viewer: call `update()` after
  * every change (it coalesces), `flush()` before reading the address. A file opened
- * from a URL (the Viewer's `link`) travels as `src`, any other small plan inline.
+ * from a URL (the Viewer's `link`) travels as `src`, any other small plan inline; a
+ * larger one by the name of the file it was read from. A planned copy says how it was
+ * planned (the Viewer's `planned_as`): the receiver re-plans a file that did not travel.
  */
 export function fragmentSync(viewer, extra = () => ({})) {
   /** The shown plan's packed JSON ('' when too large), made once per plan (the Viewer's revision). */
@@ -106,10 +122,10 @@ export function fragmentSync(viewer, extra = () => ({})) {
     if (cur == null) return;
     const f = { view: Array.from(viewer.view()), sel: viewer.selected() ?? null, names: viewer.names(),
       hex: viewer.hex(), ...extra() };
+    const planned = viewer.planned_as(cur);
     const src = viewer.link(cur);
     if (src) {
-      // An absolute address (the page's `?url=`) travels as `url`, a relative one as `src`.
-      f[/^[a-z][a-z\d+.-]*:/i.test(src) ? 'url' : 'src'] = src;
+      f[addressKey(src)] = src;
     } else {
       const revision = viewer.revision();
       if (packed.revision !== revision) {
@@ -121,8 +137,20 @@ export function fragmentSync(viewer, extra = () => ({})) {
         f.data = packed.data;
         f.name = viewer.file_name(cur);
       } else {
-        f.plan = viewer.file_name(cur);
+        // A planned copy of a file opened from a URL: that URL, re-planned by the
+        // receiver; else the file to open, as it is named on the sender's disk (not
+        // `name · best`).
+        const parent = viewer.parent(cur);
+        const from = planned && parent != null ? viewer.link(parent) : null;
+        if (from) f[addressKey(from)] = from;
+        else f.plan = viewer.source_name(cur) ?? viewer.file_name(cur);
       }
+    }
+    if (planned) {
+      f.strategy = planned.strategy;
+      // A plan that does not travel is made again: with the sender's budget, and the
+      // sender's peak to compare with.
+      if (!f.data) Object.assign(f, { budget: planned.budget, peak: planned.peak });
     }
     const hash = writeFragment(f);
     if (hash !== location.hash) history.replaceState(null, '', hash);

@@ -128,11 +128,13 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     box.replaceChildren();
     box.removeAttribute('data-proven');
     if (!r) return;
-    // A buffer list without offsets is not "as loaded": memplan placed it.
+    // A buffer list without offsets is not "as loaded": memplan placed it. A link's plan
+    // (`linked`: it travelled in the link) is the one its sender made with the strategy.
     const kept = asLoaded();
-    const who = r.strategy !== kept ? r.strategy
-      : r.strategy_used !== kept ? `No offsets in the file: placed by memplan (${r.strategy_used})` : 'As loaded';
-    const won = r.strategy !== kept && r.strategy_used !== r.strategy ? ` (won by ${r.strategy_used})` : '';
+    const who = r.linked ? `${r.strategy}, as the link's sender planned it (the plan travelled in the link)`
+      : r.strategy !== kept ? r.strategy
+        : r.strategy_used !== kept ? `No offsets in the file: placed by memplan (${r.strategy_used})` : 'As loaded';
+    const won = !r.linked && r.strategy !== kept && r.strategy_used !== r.strategy ? ` (won by ${r.strategy_used})` : '';
     // Several memories: the report's peak is the largest memory's alone; say the total.
     const m = viewer.summary()?.memories;
     if (m) {
@@ -152,7 +154,7 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
       box.append(`${who}${won}: peak ${digits(r.peak)} B, lower bound ${digits(r.lower_bound)} B`);
       if (r.proven_optimal) box.append(el('strong', ' — proven optimal'));
     }
-    box.append(` · ${r.elapsed_ms} ms`);
+    if (!r.linked) box.append(` · ${r.elapsed_ms} ms`);
     if (r.limits) box.append(el('span', r.limits, 'limits'));
     if (r.order) box.append(el('span', r.order, 'limits'));
     box.dataset.proven = String(r.proven_optimal);
@@ -168,9 +170,11 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
 
   /**
    * Opens `{ name, source: Blob, companion?: { name, source } }` items as loaded; bad ones
-   * show their error. Resolves to the ids of the files opened.
+   * show their error. `aside`: `{ name, what }` of files dropped with them that hold no
+   * plan (a dump folder's other files), noted in the same notice as the readers'
+   * warnings. Resolves to the ids of the files opened.
    */
-  async function open(items) {
+  async function open(items, aside = []) {
     const errors = [];
     const renamed = [];
     const ids = [];
@@ -192,7 +196,11 @@ export function setupPlanning({ viewer, refresh, redraw, showError, clearError, 
     const said = renamed.length
       ? [`A file of the same name was already open, so this one opened as ${renamed.join(', ')}. Rename… names it.`]
       : [];
-    notify([...said, ...warned].join('\n') || null);
+    // Files that are what they are (a report, a list of values, an input program), not
+    // failures: named in the notice, each with what it is and which file holds its plan.
+    const left = aside.length
+      ? [`Also dropped, not plans (left aside): ${aside.map((a) => a.name).join(', ')}.`] : [];
+    notify([...said, ...warned, ...left].join('\n') || null, aside.map((a) => `${a.name}: ${a.what}`));
     update();
     return ids;
   }

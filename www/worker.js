@@ -9,7 +9,8 @@
 // deploy: the read document is deployed (its schedule rewritten by the recipes) before planning.
 // key names a source: the last parsed one is kept, so re-planning skips parsing.
 // Replies: { id, type: 'progress', stage, ...numbers } then { id, type: 'done',
-// wire, report (with own: the framework's own figures), warnings, sized_by_model } or { id, type: 'error', message }.
+// wire, report (with own: the framework's own figures, budget_ms: the budget given), warnings,
+// sized_by_model } or { id, type: 'error', message }.
 import init, { Planner as FirstPlanner, as_loaded as asLoaded } from './pkg-lite/memplan.js';
 
 const ready = init();
@@ -50,6 +51,7 @@ self.onmessage = async (e) => {
     const wire = cached.planner.plan(strategy, millis, (p) => say('searching', p));
     const report = cached.planner.report();
     report.worker_ms = Math.round(performance.now() - t);
+    report.budget_ms = millis; // a link to a planned copy re-plans with it
     report.own = cached.planner.own();
     self.postMessage({ id, type: 'done', wire, report, warnings: cached.planner.warnings(),
       sized_by_model: cached.planner.sizedByModel() },

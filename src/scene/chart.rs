@@ -329,11 +329,15 @@ impl Chart {
 
     /// The same chart with lane `lane` showing `capacity` (a buffer list's, from a
     /// MiniMalloc file name: shown, not enforced, as the checker would flag every
-    /// space above it).
+    /// space above it). The plan drawn records it as its component's capacity, so
+    /// what is made of the plan shown (an export, a link's plan) keeps it.
     pub fn with_capacity(mut self, lane: usize, capacity: Bytes) -> Chart {
         if let Some(l) = self.lanes.get_mut(lane) {
             l.capacity = Some(capacity);
             l.fit_capacity();
+            if let Some(c) = self.plan.components.get_mut(l.component) {
+                c.capacity = Some(capacity);
+            }
         }
         self.checked()
     }

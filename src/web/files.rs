@@ -377,6 +377,55 @@ impl Viewer {
         Some(download_name(&self.file_stem(), choice.suffix))
     }
 
+    /// The name of the file that file `id` was read from (a planned copy's: its
+    /// original's), without its folder: the file a link asks its receiver to open when
+    /// the plan is too large to travel in it.
+    pub fn source_name(&self, id: u32) -> Option<String> {
+        let source = self.by_id(id)?.source.as_ref()?;
+        let name = source.name.rsplit(['/', '\\']).next().unwrap_or_default();
+        Some(name.to_owned())
+    }
+
+    /// How file `id`'s plan was made, for a link to say it: `{ strategy, budget, peak }`
+    /// (the strategy's name, the budget in ms it was given and the peak it reached, in
+    /// digits), or undefined for a plan as loaded.
+    pub fn planned_as(&self, id: u32) -> JsValue {
+        let Some(f) = self.by_id(id).filter(|f| f.strategy != AS_LOADED) else {
+            return JsValue::UNDEFINED;
+        };
+        let o = js_sys::Object::new();
+        let field = |key: &str| js_sys::Reflect::get(&f.report, &key.into()).ok();
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&o, &"strategy".into(), &f.strategy.as_str().into());
+        if let Some(budget) = field("budget_ms").filter(|v| v.as_f64().is_some()) {
+            let _ = js_sys::Reflect::set(&o, &"budget".into(), &budget);
+        }
+        if let Some(peak) = field("peak").filter(|v| v.as_string().is_some()) {
+            let _ = js_sys::Reflect::set(&o, &"peak".into(), &peak);
+        }
+        o.into()
+    }
+
+    /// Records that file `id` (a link's plan, opened as loaded) is a plan its sender made
+    /// with `strategy`: it becomes its family's plan of that strategy (a re-plan with it
+    /// replaces it), and its report says so (`linked`) instead of "as loaded".
+    pub fn set_planned(&mut self, id: u32, strategy: &str) {
+        let Some(i) = self.index_of(id) else {
+            return;
+        };
+        let f = &mut self.files[i];
+        f.strategy = strategy.to_owned();
+        if f.report.is_object() {
+            for (key, value) in [
+                ("strategy", JsValue::from_str(strategy)),
+                ("strategy_used", JsValue::from_str(strategy)),
+                ("linked", JsValue::TRUE),
+            ] {
+                let _ = js_sys::Reflect::set(&f.report, &key.into(), &value);
+            }
+        }
+    }
+
     /// The address file `id` was opened from (a link's `src`), if any.
     pub fn link(&self, id: u32) -> Option<String> {
         self.by_id(id)?.link.clone()

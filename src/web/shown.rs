@@ -204,58 +204,6 @@ pub fn export_formats() -> JsValue {
     to_js(&all)
 }
 
-/// The deployments the page's "Deploy as" menu offers, from the Rust tables
-/// (`[{recipes, dtype, label, help}]`): the export recipe in float32 and in each smaller
-/// dtype ([`crate::recipes::Dtype::ALL`]), then Aidge's seed fusions together
-/// ([`crate::recipes::Recipe::SEED_FUSIONS`]; the notice says what each one saves).
-#[wasm_bindgen]
-pub fn deploy_choices() -> JsValue {
-    use crate::recipes::{Deploy, Dtype, Recipe};
-    #[derive(serde::Serialize)]
-    struct Choice {
-        recipes: String,
-        dtype: &'static str,
-        label: String,
-        help: String,
-    }
-    let choice = |deploy: Deploy, help: String| Choice {
-        recipes: deploy
-            .recipes
-            .iter()
-            .map(|r| r.name())
-            .collect::<Vec<_>>()
-            .join(","),
-        dtype: deploy.dtype.map_or("", Dtype::name),
-        label: deploy.label(),
-        help,
-    };
-    let mut out = Vec::new();
-    for r in Recipe::ALL
-        .iter()
-        .filter(|r| !Recipe::SEED_FUSIONS.contains(r))
-    {
-        let smaller = Dtype::ALL.iter().filter(|d| **d != Dtype::Float32);
-        for d in std::iter::once(None).chain(smaller.map(|d| Some(*d))) {
-            let help = match d {
-                Some(d) => format!("{} — {}", r.help(), d.help()),
-                None => r.help().to_string(),
-            };
-            let recipes = vec![*r];
-            out.push(choice(Deploy { recipes, dtype: d }, help));
-        }
-    }
-    let seed = Recipe::SEED_FUSIONS;
-    let help = seed.iter().map(|r| r.help()).collect::<Vec<_>>().join("; ");
-    out.push(choice(
-        Deploy {
-            recipes: seed.to_vec(),
-            dtype: None,
-        },
-        help,
-    ));
-    to_js(&out)
-}
-
 /// What file `name` (content `bytes`) is when a framework writes it beside a plan dump
 /// and it holds no plan ([`crate::formats::siblings`]): the page notes such files of a
 /// dropped folder instead of failing on them. None for anything else.

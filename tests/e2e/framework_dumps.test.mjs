@@ -77,3 +77,41 @@ test('an XLA assignment dropped with its live ranges opens as one plan, the temp
   await page.waitForSelector('#error:not([hidden])');
   assert.match(await page.textContent('#error'), /cnn\.cpu_after_optimizations-live-range\.txt/);
 });
+
+test('a folder dropped as a folder (its entries walked, subfolders too) opens its plan and notes its other files', async () => {
+  const stem = 'xla/cnn.cpu_after_optimizations';
+  const files = [`${stem}-buffer-assignment.txt`, `${stem}-live-range.txt`, `${stem}-memory-usage-report.txt`,
+    `${stem}-buffer-assignment-values.txt`];
+  const payload = [...files.map((f) => [f, read(f).toString('base64')]),
+    // XLA writes a module's input program in a folder of its own.
+    ['xla/module_0022.jit_cnn/module.mlir', read('xla/cnn.stablehlo.mlir').toString('base64')]];
+  const n = (await page.evaluate(() => window.__memplan.files())).length;
+  await page.evaluate((items) => {
+    // What the browser hands for a dropped folder: one File that cannot be read, and
+    // its FileSystemDirectoryEntry, whose reader gives the entries in batches.
+    const file = (path, data) => ({ isFile: true, isDirectory: false, fullPath: `/${path}`,
+      file: (ok) => ok(new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], path.split('/').pop())) });
+    const folder = (path, children) => {
+      const batches = [children.slice(0, 2), children.slice(2), []];
+      return { isFile: false, isDirectory: true, fullPath: `/${path}`,
+        createReader: () => { let k = 0; return { readEntries: (ok) => ok(batches[Math.min(k++, 2)]) }; } };
+    };
+    const top = items.filter(([p]) => p.split('/').length === 2).map(([p, d]) => file(p, d));
+    const sub = items.filter(([p]) => p.split('/').length === 3).map(([p, d]) => file(p, d));
+    const root = folder('xla', [...top, folder('xla/module_0022.jit_cnn', sub)]);
+    const ev = new Event('drop', { cancelable: true });
+    Object.defineProperty(ev, 'dataTransfer', { value: { items: [{ webkitGetAsEntry: () => root }], files: [new File([], 'xla')] } });
+    window.dispatchEvent(ev);
+  }, payload);
+  await h.waitForFiles(page, n + 1);
+  await page.waitForFunction(() => !window.__memplan.planning.busy);
+  assert.equal(await page.isHidden('#error'), true, await page.textContent('#error'));
+  const opened = await page.evaluate(() => window.__memplan.files());
+  assert.equal(opened.length, n + 1, opened.join());
+  assert.equal(opened.at(-1), `${stem}-buffer-assignment.txt`);
+  const notice = await page.textContent('#notice');
+  for (const f of [`${stem}-memory-usage-report.txt`, `${stem}-buffer-assignment-values.txt`, 'xla/module_0022.jit_cnn/module.mlir']) {
+    assert.ok(notice.includes(`${f}: `), `${f} not noted: ${notice}`);
+  }
+  assert.match(notice, /thread-local allocation/);
+});

@@ -107,7 +107,15 @@ test('a damaged .tflite and print_allocations() output say what they are', async
     return p.textContent('#error');
   };
   const cut = fs.readFileSync(path.join(h.root, 'tests/data/bad/truncated.tflite'));
-  assert.match(await errorNaming('truncated.tflite', cut), /byte 52: Model\.operator_codes points past the end of the file/);
+  assert.match(await errorNaming('truncated.tflite', cut),
+    /truncated TFLite model \(700 bytes\): the read stopped at byte 52, where Model\.operator_codes points past the end of the file/);
+  // Cut inside its 8-byte header, and random bytes named .tflite: not a text format's complaint.
+  assert.match(await errorNaming('header.tflite', cut.subarray(0, 6)),
+    /header\.tflite: truncated TFLite model \(6 bytes\): the read stopped at byte 6/);
+  const noise = Uint8Array.from({ length: 64 }, (_, i) => (i * 2654435761) >>> 13 & 255);
+  const random = await errorNaming('random.tflite', noise);
+  assert.match(random, /random\.tflite: not a TFLite model \(no TFL3 identifier at byte 4; 64 bytes\)/);
+  assert.doesNotMatch(random, /expected memplan JSON/);
   // A valid file without a plan: a neutral notice, not the error box.
   const allocations = fs.readFileSync(path.join(dir, 'dag6.allocations.txt'));
   await h.drop(p, [['dag6.allocations.txt', allocations]]);

@@ -150,6 +150,117 @@ test('3. a link to a plan too large to travel does not open another plan: it nam
   await page.close();
 });
 
+/** Re-plans the shown file with `strategy` in `budget` ms and waits for its copy `name`. */
+async function replan(page, strategy, budget, name) {
+  await page.selectOption('#strategy', strategy);
+  await page.fill('#budget', String(budget));
+  await page.click('#replan');
+  await page.waitForFunction((n) => window.__memplan.files().includes(n) && !window.__memplan.planning.busy, name);
+}
+
+/** Clicks Copy link on `page` and returns the link and the notice that says what it holds. */
+async function copyLink(page) {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+  await page.click('#copy-link');
+  await page.waitForFunction(() => /Link copied/.test(document.getElementById('notice').textContent));
+  return [await page.evaluate(() => navigator.clipboard.readText()), await page.textContent('#notice')];
+}
+
+test('3b. a link to a re-planned plan too large to travel names the file to open and re-plans it so, view and selection applied', async () => {
+  const page = await fresh();
+  await open(page, ['bench/idealloc/iopddl_G_1.csv']);
+  await replan(page, 'best', 1000, 'iopddl_G_1.csv · best');
+  const sent = await page.evaluate(() => window.__memplan.report('iopddl_G_1.csv · best').peak);
+  await page.evaluate(() => {
+    window.__memplan.viewer.select_plane(7);
+    window.__memplan.viewer.set_view(0.2, 0.7, 0, 0.6);
+  });
+  const view = await page.evaluate(() => Array.from(window.__memplan.viewer.view()));
+  const [link, said] = await copyLink(page);
+  // The file the receiver can open (not `iopddl_G_1.csv · best`), and how to plan it.
+  assert.match(said, /too large.*asked to open “iopddl_G_1\.csv”, which their page re-plans with best/);
+  const fragment = new URLSearchParams(new URL(link).hash.slice(1));
+  assert.equal(fragment.get('data'), null, 'the plan does not travel');
+  assert.equal(fragment.get('plan'), 'iopddl_G_1.csv');
+  assert.equal(fragment.get('strategy'), 'best');
+  assert.equal(fragment.get('budget'), '1000');
+  assert.equal(fragment.get('peak'), sent);
+  const got = await env.open(link.slice(env.url.length));
+  await h.ready(got);
+  assert.deepEqual(await got.evaluate(() => window.__memplan.files()), []);
+  assert.match(await got.textContent('#error'),
+    /view of “iopddl_G_1\.csv” re-planned with best \(1,000 ms\).*open that file.*the page re-plans it with best/);
+  // Opening it re-plans it as the sender did and shows that plan at the link's view.
+  await open(got, ['bench/idealloc/iopddl_G_1.csv'], 2);
+  await got.waitForFunction(() => window.__memplan.files().includes('iopddl_G_1.csv · best'));
+  assert.equal(await got.textContent('#title'), 'iopddl_G_1.csv · best');
+  const report = await got.evaluate(() => window.__memplan.report('iopddl_G_1.csv · best'));
+  assert.equal(report.strategy, 'best');
+  assert.equal(await got.inputValue('#budget'), '1000');
+  const notice = await got.textContent('#notice');
+  assert.match(notice, /Re-planned “iopddl_G_1\.csv” with best \(1,000 ms\), as the link asks: peak [\d,]+ B, /);
+  if (report.peak === sent) assert.match(notice, /the same as the sender's/);
+  else assert.match(notice, new RegExp(`where the sender's was ${digits(sent)} B\\. This is not the sender's plan: a strategy that searches stops when its time budget runs out`));
+  assert.equal(await got.evaluate(() => window.__memplan.viewer.selected()), 7);
+  const shown = await got.evaluate(() => Array.from(window.__memplan.viewer.view()));
+  shown.forEach((v, i) => assert.ok(Math.abs(v - view[i]) < 1e-3, `view ${shown} vs ${view}`));
+  await got.close();
+  await page.close();
+});
+
+test('3d. a link to a re-planned copy of a file opened from an address re-plans the file fetched from it', async () => {
+  // A large plan served beside the page, as `#src=` links point to.
+  const served = path.join(h.dist, 'links-test');
+  fs.mkdirSync(served, { recursive: true });
+  fs.copyFileSync(path.join(data, 'bench/idealloc/iopddl_G_1.csv'), path.join(served, 'iopddl_G_1.csv'));
+  try {
+    const page = await env.open('#src=links-test/iopddl_G_1.csv');
+    await h.ready(page);
+    await page.waitForFunction(() => window.__memplan.files().includes('iopddl_G_1.csv') && !window.__memplan.planning.busy);
+    await replan(page, 'best', 1000, 'iopddl_G_1.csv · best');
+    const [link, said] = await copyLink(page);
+    assert.match(said, /it opens the file this plan was made from, which their page re-plans with best/);
+    const fragment = new URLSearchParams(new URL(link).hash.slice(1));
+    assert.equal(fragment.get('src'), 'links-test/iopddl_G_1.csv');
+    assert.equal(fragment.get('strategy'), 'best');
+    const got = await env.open(link.slice(env.url.length));
+    await h.ready(got);
+    await got.waitForFunction(() => window.__memplan.files().includes('iopddl_G_1.csv · best') && !window.__memplan.planning.busy);
+    assert.equal(await got.textContent('#title'), 'iopddl_G_1.csv · best');
+    assert.match(await got.textContent('#notice'), /Re-planned “iopddl_G_1\.csv” with best \(1,000 ms\), as the link asks/);
+    await got.close();
+    await page.close();
+  } finally {
+    fs.rmSync(served, { recursive: true, force: true });
+  }
+});
+
+test('3c. a link to a small planned copy carries its plan, its capacity and its strategy: not "as loaded"', async () => {
+  const page = await fresh();
+  await open(page, ['bench/minimalloc/A.1048576.csv']);
+  await replan(page, 'best', 1000, 'A.1048576.csv · best');
+  const capacity = /Capacity1,048,576 B \(1\.00 MiB\): (fits|over)/;
+  assert.match(await page.textContent('#stats'), capacity);
+  const sent = await h.summary(page);
+  const [link, said] = await copyLink(page);
+  assert.match(said, /it opens this plan at this view/);
+  const fragment = new URLSearchParams(new URL(link).hash.slice(1));
+  assert.ok(fragment.get('data'), 'the plan travels');
+  assert.equal(fragment.get('strategy'), 'best');
+  const got = await env.open(link.slice(env.url.length));
+  await h.ready(got);
+  await got.waitForFunction(() => !window.__memplan.planning.busy);
+  assert.deepEqual(await got.evaluate(() => window.__memplan.files()), ['A.1048576.csv · best']);
+  assert.equal((await h.summary(got)).peak_bytes, sent.peak_bytes);
+  assert.match(await got.textContent('#stats'), capacity);
+  assert.ok((await h.frame(got)).capacity_y.some((y) => y != null), 'the capacity line is drawn');
+  const report = await got.textContent('#report');
+  assert.doesNotMatch(report, /As loaded/);
+  assert.match(report, /^best, as the link's sender planned it \(the plan travelled in the link\): peak /);
+  await got.close();
+  await page.close();
+});
+
 test('7. after a failed open the error says which plan is still drawn; the sample says it is one; nothing open: a prompt, and what needs a plan disabled', async () => {
   const page = await fresh();
   const [sample] = await page.evaluate(() => window.__memplan.files());
@@ -321,29 +432,48 @@ test('12. on a phone the compare table shows every column; the strategy menu is 
   await page.close();
 });
 
-test('6. dropping a whole dump folder opens its plan and notes the other files, without an error per file', async () => {
+test('6. dropping a whole dump folder opens its plan with the warnings of its plan files alone, and notes every other file neutrally', async () => {
   const page = await fresh();
-  const folders = [
-    ['xla', ['cnn.cpu_after_optimizations-buffer-assignment.txt', 'cnn.cpu_after_optimizations-live-range.txt',
-      'cnn.cpu_after_optimizations-memory-usage-report.txt']],
-    ['iree', ['cnn.packs.mlir', 'cnn.transients.txt']],
-    ['executorch', ['cnn.program.json', 'cnn.trace.json']],
-  ];
-  for (const [dir, files] of folders) {
+  const stem = 'cnn.cpu_after_optimizations';
+  const plans = {
+    xla: [`${stem}-buffer-assignment.txt`, `${stem}-live-range.txt`],
+    iree: ['cnn.packs.mlir'],
+    executorch: ['cnn.trace.json'],
+  };
+  // The files the real frameworks (and jax, for the StableHLO) write beside the plan.
+  const others = {
+    xla: [`${stem}-memory-usage-report.txt`, `${stem}-buffer-assignment-values.txt`, 'cnn.stablehlo.mlir'],
+    iree: ['cnn.transients.txt', 'cnn.input.mlir'],
+    executorch: ['cnn.program.json', 'cnn.tensor_specs.json'],
+  };
+  for (const dir of Object.keys(plans)) {
+    // The plan files alone: what their reader warns of.
+    await open(page, plans[dir].map((f) => `${dir}/${f}`));
+    const alone = (await page.textContent('#notice')).trim();
     const n = (await page.evaluate(() => window.__memplan.files())).length;
-    await h.drop(page, files.map((f) => [`${dir}/${f}`, read(`${dir}/${f}`)]));
+    const folder = [...plans[dir], ...others[dir]].sort();
+    await h.drop(page, folder.map((f) => [`${dir}/${f}`, read(`${dir}/${f}`)]));
     await h.waitForFiles(page, n + 1);
     await page.waitForFunction(() => !window.__memplan.planning.busy);
     assert.equal(await page.isHidden('#error'), true, `${dir}: ${await page.textContent('#error')}`);
     assert.equal((await page.evaluate(() => window.__memplan.files())).length, n + 1, `${dir}: one plan`);
-    assert.match(await page.textContent('#notice'), /not plans/, dir);
-    assert.doesNotMatch(await page.textContent('#notice'), /plane index/, dir);
+    const notice = await page.textContent('#notice');
+    // The same warnings as the plan files alone (XLA's thread-local allocations).
+    if (dir === 'xla') assert.match(alone, /thread-local allocation/);
+    for (const line of alone.split('\n').filter(Boolean)) assert.ok(notice.includes(line), `${dir}: “${line}” lost in ${notice}`);
+    // Every other file named, with what it is and the file that holds the plan.
+    assert.match(notice, /Also dropped, not plans \(left aside\)/, dir);
+    for (const f of others[dir]) assert.ok(notice.includes(`${dir}/${f}: `), `${dir}/${f} not noted: ${notice}`);
+    assert.doesNotMatch(notice, /plane index|expected memplan JSON/, dir);
   }
+  const notice = await page.textContent('#notice');
+  assert.match(notice, /cnn\.tensor_specs\.json: ExecuTorch's tensor specs.*open its memory trace JSON/);
   // A sibling dropped alone says what it is, in a notice (it is a valid file, not a
   // failure), and which plan the chart still shows.
-  await h.drop(page, [['cnn.transients.txt', read('iree/cnn.transients.txt')]]);
-  await page.waitForFunction(() => /transient/.test(document.getElementById('notice').textContent));
-  assert.match(await page.textContent('#notice'), /IREE's transient allocations.*not a plan.*The chart still shows the plan “[^”]*cnn\.trace\.json”/s);
+  await h.drop(page, [[`${stem}-buffer-assignment-values.txt`, read(`xla/${stem}-buffer-assignment-values.txt`)]]);
+  await page.waitForFunction(() => /values/.test(document.getElementById('notice').textContent));
+  assert.match(await page.textContent('#notice'), new RegExp(`XLA's -buffer-assignment-values\\.txt, a list of the module's values.*`
+    + `open ${stem}-buffer-assignment\\.txt beside ${stem}-live-range\\.txt.*not a plan.*The chart still shows the plan “[^”]*cnn\\.trace\\.json”`, 's'));
   assert.equal(await page.isHidden('#error'), true);
   await page.close();
 });

@@ -14,17 +14,24 @@ fn fail(at: usize, message: impl std::fmt::Display) -> Error {
     Error::whole(format!("byte {at}: {message}"))
 }
 
+/// A read that ran out of file: the model was cut short (a partial download or copy),
+/// which is what a user must be told, with how long the file is and where the read stopped.
+pub fn truncated(buf: &[u8], at: usize, message: impl std::fmt::Display) -> Error {
+    Error::whole(format!(
+        "truncated TFLite model ({} bytes): the read stopped at byte {at}, where {message}",
+        buf.len()
+    ))
+}
+
 /// `len` bytes at `at`, or an error saying what ran past the end.
 pub fn bytes<'a>(buf: &'a [u8], at: usize, len: usize, what: &str) -> Result<&'a [u8]> {
     at.checked_add(len)
         .and_then(|end| buf.get(at..end))
         .ok_or_else(|| {
-            fail(
+            truncated(
+                buf,
                 at,
-                format!(
-                    "{what} ({len} bytes) runs past the end of the file ({} bytes)",
-                    buf.len()
-                ),
+                format!("{what} ({len} bytes) runs past the end of the file"),
             )
         })
 }
@@ -44,9 +51,10 @@ pub fn follow(buf: &[u8], at: usize, what: &str) -> Result<usize> {
     let off = u32_at(buf, at, what)? as usize;
     let target = at + off;
     if target >= buf.len() {
-        return Err(fail(
+        return Err(truncated(
+            buf,
             at,
-            format!("{what} points past the end of the file ({target})"),
+            format!("{what} points past the end of the file (to byte {target})"),
         ));
     }
     Ok(target)

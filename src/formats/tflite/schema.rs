@@ -77,9 +77,20 @@ pub fn is_tflite(bytes: &[u8]) -> bool {
 /// Reads the model, checking every reference against the file.
 pub fn read(buf: &[u8]) -> Result<Model> {
     if !is_tflite(buf) {
-        return Err(Error::whole(
-            "not a .tflite model: expected the file identifier TFL3 at byte 4",
-        ));
+        // Cut inside the 8-byte header (root offset, identifier): all there is of the
+        // identifier is its start.
+        if buf.len() < 8 && IDENTIFIER.starts_with(&buf[buf.len().min(4)..]) {
+            return Err(flat::truncated(
+                buf,
+                buf.len(),
+                "the 8-byte header (the root offset, then the identifier TFL3) runs past the end of the file",
+            ));
+        }
+        return Err(Error::whole(format!(
+            "not a TFLite model (no TFL3 identifier at byte 4; {} bytes): expected a .tflite \
+             FlatBuffer, whose bytes 4 to 7 are TFL3",
+            buf.len()
+        )));
     }
     let root = flat::follow(buf, 0, "root table")?;
     let model = Table::at(buf, root, "Model")?;

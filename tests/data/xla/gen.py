@@ -10,7 +10,10 @@ called computations). Each is jitted on CPU with XLA_FLAGS=--xla_dump_to=DIR, an
 dump files are copied here under the model's name, keeping XLA's suffixes:
 NAME.cpu_after_optimizations-buffer-assignment.txt (allocations, values, offsets),
 NAME.cpu_after_optimizations-live-range.txt (the schedule and BufferLiveRange lines),
-NAME.cpu_after_optimizations-memory-usage-report.txt (XLA's own total, for the tests).
+NAME.cpu_after_optimizations-memory-usage-report.txt (XLA's own total, for the tests),
+NAME.cpu_after_optimizations-buffer-assignment-values.txt (the values, no plan: a file the
+page notes when a dump folder is dropped). cnn.stablehlo.mlir is the StableHLO jax lowers
+the CNN to (what XLA compiles, and what IREE compiles from a JAX program): no plan either.
 """
 import glob
 import os
@@ -64,12 +67,16 @@ def main():
     shapes = {"c1": (3, 3, 3, 16), "c2": (3, 3, 16, 16), "c3": (3, 3, 16, 16), "c4": (3, 3, 16, 32),
               "d1": (8 * 8 * 32, 64), "d2": (64, 10)}
     p = {n: jax.random.normal(k[i], s) for i, (n, s) in enumerate(shapes.items())}
-    jax.jit(cnn)(p, jax.random.normal(k[6], (2, 32, 32, 3))).block_until_ready()
+    x = jax.random.normal(k[6], (2, 32, 32, 3))
+    jax.jit(cnn)(p, x).block_until_ready()
+    with open(f"{HERE}/cnn.stablehlo.mlir", "w") as f:
+        f.write(jax.jit(cnn).lower(p, x).as_text())
     q = {"wx": jax.random.normal(k[7], (16, 32)), "wh": jax.random.normal(k[8], (32, 32)),
          "wo": jax.random.normal(k[9], (32, 8))}
     jax.block_until_ready(jax.jit(rnn)(q, jnp.ones((12, 4, 16))))
     for model in ["cnn", "rnn"]:
-        for suffix in ["buffer-assignment.txt", "live-range.txt", "memory-usage-report.txt"]:
+        for suffix in ["buffer-assignment.txt", "live-range.txt", "memory-usage-report.txt",
+                       "buffer-assignment-values.txt"]:
             (src,) = glob.glob(f"{DUMP}/module_*.jit_{model}.cpu_after_optimizations-{suffix}")
             dst = f"{HERE}/{model}.cpu_after_optimizations-{suffix}"
             shutil.copyfile(src, dst)
