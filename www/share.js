@@ -3,10 +3,10 @@
 //   url=ADDRESS    where the plan is, absolute (the page's `?url=`, address.js), or
 //   data=…&name=…  the plan itself: memplan JSON, deflate-raw compressed, base64url
 //   view=t0,t1,a0,a1  visible clocks and addresses (fractions of the lane extent)
-//   plan=NAME      instead of both, for a plan too large to travel: the file the view is of
+//   plan=NAME      instead of these, for a plan too large to travel: the file the view is of
 //                  (the receiver is asked to open it; the view applies when they do)
 //   strategy=S     the shown plan is a planned copy, made with S: with data, the plan is the
-//                  sender's (the receiver's report says so); with src or plan, the receiver's
+//                  sender's (the receiver's report says so); with src, url or plan, the receiver's
 //                  page re-plans the file with S, budget=MS, and compares its peak with peak=B
 //   sel=N          the pinned plane's index      names=1|0   hex=1|0   theme=light|dark
 // The main page and embed.html both read it at start and rewrite it (replaceState,
