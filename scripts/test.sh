@@ -12,6 +12,12 @@ scripts/setup.sh build browser python
 step "rustfmt and clippy"
 cargo fmt --all -- --check
 cargo clippy --all-targets --features tools -q -- -D warnings
+# The code only other builds compile: the page's three wasm modules (src/web, the
+# `lite` paths, src/web_onnx.rs) and the Python extension (src/python.rs).
+cargo clippy --lib --target wasm32-unknown-unknown -q -- -D warnings
+cargo clippy --lib --target wasm32-unknown-unknown --features lite -q -- -D warnings
+cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features onnx-module -q -- -D warnings
+cargo clippy --lib --no-default-features --features python -q -- -D warnings
 
 step "cargo test"
 # Property and mutation tests draw from a pinned seed here so a run is reproducible

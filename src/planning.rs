@@ -17,9 +17,9 @@
 //! is, is decided here.
 
 // The page's first module (feature `lite`) plans only as loaded: it calls no strategy.
-#[cfg_attr(feature = "lite", allow(dead_code))]
+#[cfg(not(feature = "lite"))]
 mod configs;
-#[cfg_attr(feature = "lite", allow(dead_code))]
+#[cfg(not(feature = "lite"))]
 mod orders;
 
 use crate::check;
@@ -448,7 +448,7 @@ impl Session {
             _ => {
                 let loaded = load_once(&mut self.loaded, doc, &self.name)?;
                 let opts = match &doc.plan {
-                    Some(_) => configs::recorded_options(loaded),
+                    Some(_) => recorded_options(loaded),
                     None => DriverOptions::default(),
                 };
                 (Cow::Borrowed(loaded), opts)
@@ -712,6 +712,20 @@ pub fn plan_buffers(list: &BufferList) -> Result<Plan> {
 /// `doc` written as `export`; formats that need a plan get [`resolve`]'s.
 pub fn export(doc: &Document, export: Export) -> Result<String> {
     formats::write(doc, export, resolve)
+}
+
+/// Aidge's default options with the memory components `plan` records when every one
+/// has a capacity (an export of multiple-mems), as `memplan plan` re-plans a file.
+fn recorded_options(plan: &Plan) -> DriverOptions {
+    let recorded = plan.components.iter().all(|c| c.capacity.is_some());
+    DriverOptions {
+        components: if recorded {
+            plan.components.clone()
+        } else {
+            Vec::new()
+        },
+        ..DriverOptions::default()
+    }
 }
 
 #[cfg(test)]

@@ -149,20 +149,6 @@ impl Winner {
     }
 }
 
-/// Aidge's default options with the memory components `plan` records when every one
-/// has a capacity (an export of multiple-mems), as `memplan plan` re-plans a file.
-pub fn recorded_options(plan: &Plan) -> DriverOptions {
-    let recorded = plan.components.iter().all(|c| c.capacity.is_some());
-    DriverOptions {
-        components: if recorded {
-            plan.components.clone()
-        } else {
-            Vec::new()
-        },
-        ..DriverOptions::default()
-    }
-}
-
 /// Every driver × wrap-around × optimize configuration with the rest of `options`
 /// (multiple-mems has no wrap-around).
 fn configurations(options: &DriverOptions) -> Vec<DriverOptions> {

@@ -30,7 +30,7 @@ pub struct Planner {
     /// Reading the file, in milliseconds, while no plan has counted it yet: a
     /// strategy's budget is a promise for reading, planning and handing off (the
     /// first module plans only as loaded: no budget).
-    #[cfg_attr(feature = "lite", allow(dead_code))]
+    #[cfg(not(feature = "lite"))]
     reading_ms: u64,
     /// The longest hand-off so far (stats, checker and wire bytes of a plan).
     hand_off_ms: Option<u64>,
@@ -130,6 +130,7 @@ impl Planner {
         Some(Planner {
             session: Session::of(name, doc),
             report: None,
+            #[cfg(not(feature = "lite"))]
             reading_ms: 0,
             hand_off_ms: None,
         })
