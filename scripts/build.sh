@@ -2,7 +2,12 @@
 # Builds the static page into dist/ (what `npm run build` produces): the wasm modules
 # (cargo, then wasm-bindgen --target web, no bundler), www/, and a sample plan the
 # page opens by default. Serve dist/ from any static host; nothing is fetched from
-# elsewhere at run time.
+# elsewhere at run time. Also writes the notebook widget of the Python package
+# (python/memplan/static/widget.mjs: the whole crate's wasm and its JS in one module,
+# scripts/widget.mjs), which `memplan.show()` needs.
+#
+# `scripts/build.sh widget` builds that widget alone (the whole crate's wasm, no dist/):
+# what scripts/setup.sh python runs when the widget is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # MEMPLAN_DIST picks another output folder (lets several builds coexist).
@@ -32,17 +37,32 @@ module() {
     "$out/memplan_bg.wasm" -o "$out/memplan_bg.wasm"
 }
 
+# The notebook widget (python/memplan/static/widget.mjs), from a built pkg/.
+widget() {
+  node scripts/widget.mjs "$1" python/memplan/static
+}
+
+if [ "${1:-}" = widget ]; then
+  say "compiling the wasm module for the notebook widget"
+  module "$target/widget-pkg"
+  widget "$target/widget-pkg"
+  exit 0
+fi
+
 rm -rf "$dist"
 mkdir -p "$dist/sample"
 # The whole crate (pkg/): what <memplan-view> embeds, and what the page imports when
 # a file, a strategy or a text export needs more than its first module.
 say "compiling the wasm module"
 module "$dist/pkg"
+widget "$dist/pkg"
 # The page's first module (feature lite, pkg-lite/): the viewer and a worker planner
 # for well-formed memplan JSON as loaded, all the first frame of the sample needs.
 say "compiling the page's first wasm module (lite)"
 module "$dist/pkg-lite" --features lite
 cp -R www/. "$dist/"
+# The notebook widget's source is bundled above, not served.
+rm "$dist/memplan-widget.js"
 
 # The default sample, tracked in the repository: ResNet-18's schedule as exported from
 # the real wheel (the page plans it the way Aidge 0.10.1 does by default).

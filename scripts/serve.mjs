@@ -1,7 +1,8 @@
 // A tiny static file server for dist/ (no framework): correct MIME types, including
 // application/wasm so browsers can stream-compile the module, and no directory
-// escapes. `node scripts/serve.mjs [dir]`; PORT overrides 8080. Also imported by the
-// end-to-end tests and the benchmark, which pass port 0 for a free port.
+// escapes. `node scripts/serve.mjs [dir]`; PORT overrides 8080, BASE serves the folder
+// under a sub-path (`BASE=/memplan/`, as GitHub Pages serves a project's site). Also
+// imported by the end-to-end tests and the benchmark, which pass port 0 for a free port.
 import http from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -21,13 +22,24 @@ const TYPES = {
   '.ico': 'image/x-icon',
 };
 
-/** Serves `root` on 127.0.0.1:`port`; resolves to the listening server and its URL. */
-export function serve(root, port = 8080) {
+/**
+ * Serves `root` on 127.0.0.1:`port`; resolves to the listening server and its URL.
+ * `at`: the sub-path the folder is served under (`/memplan/`: anything else is 404, and
+ * `/memplan` redirects to it); `cors`: every answer allows any site to read it.
+ */
+export function serve(root, port = 8080, { at = '/', cors = false } = {}) {
   const base = path.resolve(root);
+  const prefix = at.endsWith('/') ? at : `${at}/`;
   const server = http.createServer(async (req, res) => {
+    if (cors) res.setHeader('access-control-allow-origin', '*');
     try {
       const url = new URL(req.url, 'http://localhost');
-      let rel = decodeURIComponent(url.pathname);
+      if (url.pathname === prefix.slice(0, -1) && prefix !== '/') {
+        res.writeHead(301, { location: prefix + url.search }).end();
+        return;
+      }
+      if (!url.pathname.startsWith(prefix)) throw new Error('outside the served path');
+      let rel = decodeURIComponent(url.pathname.slice(prefix.length - 1));
       if (rel.endsWith('/')) rel += 'index.html';
       const file = path.resolve(base, '.' + rel);
       if (file !== base && !file.startsWith(base + path.sep)) {
@@ -48,7 +60,7 @@ export function serve(root, port = 8080) {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       const { port: p } = server.address();
-      resolve({ server, url: `http://127.0.0.1:${p}/` });
+      resolve({ server, url: `http://127.0.0.1:${p}${prefix}` });
     });
   });
 }
@@ -56,6 +68,6 @@ export function serve(root, port = 8080) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const root = process.argv[2] ?? 'dist';
   const port = Number(process.env.PORT ?? 8080);
-  const { url } = await serve(root, port);
+  const { url } = await serve(root, port, { at: process.env.BASE ?? '/' });
   console.log(`memplan viewer: ${url}  (serving ${root}/, Ctrl+C to stop)`);
 }

@@ -6,8 +6,10 @@
 #   browser — Debian's chromium (for the end-to-end tests)
 #   python  — .venv with the real aidge_core 0.10.1 wheels (parity tests, export-cpp builds,
 #             aidge-quantization for the int8 exports),
-#             tflite-micro (tests/parity/tflm_diff.py), mypy (tests/parity/python_api_diff.py)
-#             and memplan's own Python package built into it (`pip install -e .`)
+#             tflite-micro (tests/parity/tflm_diff.py), mypy (tests/parity/python_api_diff.py),
+#             JupyterLab, anywidget, nbconvert and ipykernel (tests/e2e/notebook.test.mjs:
+#             memplan.show in a real JupyterLab) and memplan's own Python package built
+#             into it (`pip install -e .`, with the notebook widget: `scripts/build.sh widget`)
 #   cortexm — outside CI: python's .venv plus aidge-export-arm-cortexm 0.10.1 and Debian's
 #             arm-none-eabi toolchain and qemu-system-arm (tests/parity/cortexm_diff.py,
 #             scripts/cortexm/run.py; about 560 MB of packages)
@@ -49,7 +51,7 @@ setup_python() {
     python3 -m venv .venv
     .venv/bin/pip install -q --disable-pip-version-check \
       aidge-core==0.10.1 aidge-backend-cpu==0.10.1 aidge-onnx==0.10.1 aidge-export-cpp==0.10.1 \
-      "maturin>=1.7,<2"
+      "maturin>=1.16,<2"
   fi
   # TFLite Micro's own interpreter (4 MB, no TensorFlow): tests/parity/tflm_diff.py runs
   # memplan's offline plans in it, and memplan.tflm reads .tflite files with its schema.
@@ -67,6 +69,18 @@ setup_python() {
   if ! .venv/bin/python -c 'import mypy' 2>/dev/null; then
     say "adding mypy to .venv"
     .venv/bin/pip install -q --disable-pip-version-check mypy==1.13.0
+  fi
+  # The notebook of memplan.show (tests/e2e/notebook.test.mjs): a real JupyterLab, the
+  # widget library, the HTML export and the kernel.
+  if ! .venv/bin/python -c 'import jupyterlab, anywidget, nbconvert, ipykernel' 2>/dev/null; then
+    say "adding jupyterlab, anywidget, nbconvert and ipykernel to .venv"
+    .venv/bin/pip install -q --disable-pip-version-check jupyterlab==4.6.6 anywidget==0.11.0 \
+      ipywidgets==8.1.9 nbconvert==7.17.2 ipykernel==7.4.0
+  fi
+  # memplan.show's widget (python/memplan/static/widget.mjs: the wasm viewer in one ES
+  # module) is a build product: made here when missing (npm run build remakes it).
+  if [ ! -f python/memplan/static/widget.mjs ]; then
+    scripts/build.sh widget
   fi
   # memplan's Python package, editable: python/memplan is the package and the compiled
   # module lands beside it. Re-run every time so the module follows the Rust sources

@@ -1,9 +1,10 @@
 //! The Python extension `memplan._native` (feature `python`, built by maturin): the
 //! core, in-process, for the package `python/memplan` (`memplan.aidge`, `memplan.tflm`).
 //! A thin shell like the CLI and the wasm module: documents go in as text in memplan's
-//! own formats, results come out as memplan JSON or JSON records the Python side loads
-//! into its dataclasses (never CSV text it would split), and errors become
-//! `ValueError` with the same message (file, place, what was expected) the CLI prints.
+//! own formats (or as bytes: binary models, `.onnx` and `.tflite`), results come out as
+//! memplan JSON or JSON records the Python side loads into its dataclasses (never CSV
+//! text it would split), and errors become `ValueError` with the same message (file,
+//! place, what was expected) the CLI prints.
 //! The names a user types (`STRATEGIES`, `EXPORT_FORMATS`, `RECIPES`, `DTYPES`) are
 //! Rust's lists (`planning::choices`, `Export::CHOICES`, `recipes::Recipe::ALL`); the stub `_native.pyi` types them all.
 
@@ -20,12 +21,28 @@ fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The plan `text` (any format memplan reads, named `name` in messages) stands for,
-/// planned with `strategy` (`as-loaded` keeps it, or a strategy name) within
+/// A file's contents as Python hands them: `bytes` (any file, binary models included:
+/// `.onnx`, `.tflite`) or `str` (a document as text).
+fn contents(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(bytes) = data.cast::<pyo3::types::PyBytes>() {
+        return Ok(bytes.as_bytes().to_vec());
+    }
+    data.extract::<String>()
+        .map(String::into_bytes)
+        .map_err(|_| pyo3::exceptions::PyTypeError::new_err("expected the file as str or bytes"))
+}
+
+/// The plan `text` (any file memplan reads, as text or bytes, named `name` in messages)
+/// stands for, planned with `strategy` (`as-loaded` keeps it, or a strategy name) within
 /// `budget_ms`. Returns the plan as memplan JSON and the report as JSON.
 #[pyfunction]
-fn plan(text: &str, name: &str, strategy: &str, budget_ms: u64) -> PyResult<(String, String)> {
-    let mut session = Session::open(name, text.as_bytes()).map_err(value_error)?;
+fn plan(
+    text: &Bound<'_, PyAny>,
+    name: &str,
+    strategy: &str,
+    budget_ms: u64,
+) -> PyResult<(String, String)> {
+    let mut session = Session::open(name, &contents(text)?).map_err(value_error)?;
     let request = Request::new(strategy, Budget::millis(budget_ms)).map_err(value_error)?;
     let (plan, report) = session.plan(&request).map_err(value_error)?;
     let doc = formats::Document::of_plan(plan);
@@ -34,16 +51,17 @@ fn plan(text: &str, name: &str, strategy: &str, budget_ms: u64) -> PyResult<(Str
     Ok((formats::memplan_json::write(&doc), report))
 }
 
-/// `text` written in `format` (a name `memplan convert --format` takes).
+/// `text` (text or bytes: an ONNX model's `memplan` is its schedule document) written in
+/// `format` (a name `memplan convert --format` takes).
 #[pyfunction]
-fn convert(text: &str, name: &str, format: &str) -> PyResult<String> {
+fn convert(text: &Bound<'_, PyAny>, name: &str, format: &str) -> PyResult<String> {
     let export = Export::from_name(format).ok_or_else(|| {
         PyValueError::new_err(format!(
             "unknown format `{format}`: expected one of {}",
             Export::names()
         ))
     })?;
-    let doc = formats::load(name, text.as_bytes()).map_err(value_error)?;
+    let doc = formats::load(name, &contents(text)?).map_err(value_error)?;
     planning::export(&doc, export).map_err(|e| value_error(e.in_file(name)))
 }
 
@@ -71,11 +89,18 @@ fn check_export(dir: &str) -> PyResult<String> {
     serde_json::to_string(&report).map_err(|e| PyValueError::new_err(format!("report: {e}")))
 }
 
-/// The chart of the plan `text` stands for, as SVG (what `memplan render -o x.svg`
-/// draws), `width` × `height` CSS pixels, with node names on the planes if `names`.
+/// The chart of the plan `text` (text or bytes) stands for, as SVG (what `memplan render
+/// -o x.svg` draws), `width` × `height` CSS pixels, with node names on the planes if
+/// `names`.
 #[pyfunction]
-fn svg(text: &str, name: &str, names: bool, width: u32, height: u32) -> PyResult<String> {
-    let doc = formats::load(name, text.as_bytes()).map_err(value_error)?;
+fn svg(
+    text: &Bound<'_, PyAny>,
+    name: &str,
+    names: bool,
+    width: u32,
+    height: u32,
+) -> PyResult<String> {
+    let doc = formats::load(name, &contents(text)?).map_err(value_error)?;
     let plan = planning::resolve(&doc).map_err(|e| value_error(e.in_file(name)))?;
     let mut chart = Chart::new(plan);
     if planning::bound_scope(&doc) == planning::BoundScope::Layout {

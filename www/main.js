@@ -12,6 +12,8 @@ import { bindGestures, chartKey, el, frameLoop } from './memplan-ui.js';
 import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
 import { fragmentPlan, fragmentSync, readFragment } from './share.js';
+import { queryAddress } from './address.js';
+import { installEmbedApi } from './embed-api.js';
 import { prepare as prepareOnnx } from './onnx.js';
 import { setupDeploy } from './deploy.js';
 
@@ -429,9 +431,11 @@ $('copy-link').addEventListener('click', async () => {
   const cur = viewer.current();
   const planned = viewer.planned_as(cur);
   const replanned = planned ? `, which their page re-plans with ${planned.strategy}` : '';
-  notify(/[#&]data=/.test(location.hash) || (/[#&]src=/.test(location.hash) && !planned)
+  // A file opened from an address (`src=`, or `url=`: the page's `?url=`) travels by it.
+  const address = /[#&](src|url)=/.test(location.hash);
+  notify(/[#&]data=/.test(location.hash) || (address && !planned)
     ? `Link copied (${kb} KB): it opens this plan at this view.`
-    : /[#&]src=/.test(location.hash) ? `Link copied (${kb} KB): it opens the file this plan was made from${replanned}, at this view.`
+    : address ? `Link copied (${kb} KB): it opens the file this plan was made from${replanned}, at this view.`
       : `Link copied (${kb} KB): this plan is too large to travel in a link, so it holds the view only; `
         + `whoever opens it is asked to open “${viewer.source_name(cur) ?? viewer.file_name(cur)}”${replanned}, and then sees this view.`);
 });
@@ -638,13 +642,36 @@ window.__memplan = {
   compare,
 };
 
+// The postMessage API of an embedding page (embed-api.js): it opens plans, sets the
+// toggles and reads the report of the plans it opened.
+installEmbedApi({
+  viewer,
+  current: () => viewer.current(),
+  async open(name, bytes) {
+    const [id] = await openFiles([new File([bytes], name)]);
+    if (id == null) throw new Error($('error').hidden ? `${name}: not opened` : $('error').textContent);
+    return id;
+  },
+  set({ names, hex, theme }) {
+    if (names != null) setNames(names);
+    if (hex != null) setHex(hex);
+    if (theme != null) a11y.useTheme(theme);
+    return { names: viewer.names(), hex: viewer.hex(), theme: a11y.chosen() };
+  },
+});
+
 fitCanvas();
-// A link's fragment (share.js) names the plan and the view; else the sample opens.
+// A link's fragment (share.js) names the plan and the view, or `?url=ADDRESS` the file
+// (address.js); else the sample opens. A link whose file cannot be read shows why, and
+// no plan in its place.
 const fragment = readFragment();
+if (!fragment.data && !fragment.src && !fragment.url && !fragment.plan) fragment.url = queryAddress();
 let linked = null;
+let broken = false;
 try {
   linked = await fragmentPlan(fragment);
 } catch (e) {
+  broken = true;
   showError(`link: ${e.message ?? e}`);
 }
 if (fragment.theme) a11y.useTheme(fragment.theme);
@@ -652,16 +679,24 @@ if (fragment.names != null) setNames(fragment.names);
 if (fragment.hex) setHex(true);
 if (linked) {
   const [id] = await openFiles([new File([linked[1]], linked[0])]);
-  if (fragment.src && id != null) viewer.set_link(id, fragment.src);
+  // Its link names where it came from: `url=` (absolute) or `src=`, as it was given.
+  if (id != null && (fragment.url || fragment.src)) viewer.set_link(id, fragment.url ? linked[2] : fragment.src);
   if (id != null && fragment.strategy) {
-    // The plan in the link is the sender's planned copy; a file fetched from `src` is
-    // re-planned as the sender's was.
+    // The plan in the link is the sender's planned copy; a file fetched from its address
+    // is re-planned as the sender's was.
     if (fragment.data) viewer.set_planned(id, fragment.strategy);
     else await replanAsLinked(id, fragment);
     filesChanged();
   }
   if (id != null) applyView(fragment);
   redraw();
+  // `?url=` now travels in the fragment, which the page keeps up to date.
+  if (id != null && location.search) {
+    await share.flush();
+    history.replaceState(null, '', location.pathname + location.hash);
+  }
+} else if (broken) {
+  filesChanged();
 } else if (fragment.plan) {
   // A view of a plan too large to travel in a link: no plan is shown in its place (the
   // sample would pass for it); the view applies once the user opens the file, re-planned

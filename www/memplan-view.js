@@ -14,6 +14,16 @@
 import { bindGestures, chartKey, el, followTheme, frameLoop, parseView } from './memplan-ui.js';
 
 let wasm = null;
+
+/**
+ * Brings the whole crate's wasm module another way than `./pkg/memplan.js` beside this
+ * file: `load()` resolves to the started module. The notebook widget (memplan-widget.js)
+ * carries the wasm inline and calls this before its first element connects.
+ */
+export function useWasm(load) {
+  wasm ??= load();
+}
+
 /**
  * The whole crate's wasm module (pkg/: every reader, strategy and export), imported and
  * started once, shared by every element of the page. The main page draws with its

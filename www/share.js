@@ -1,17 +1,19 @@
 // Links that reproduce a view. The URL fragment (never sent to a server) holds:
 //   src=URL        where the plan is (relative to the page), or
+//   url=ADDRESS    where the plan is, absolute (the page's `?url=`, address.js), or
 //   data=…&name=…  the plan itself: memplan JSON, deflate-raw compressed, base64url
 //   view=t0,t1,a0,a1  visible clocks and addresses (fractions of the lane extent)
-//   plan=NAME      instead of both, for a plan too large to travel: the file the view is of
+//   plan=NAME      instead of these, for a plan too large to travel: the file the view is of
 //                  (the receiver is asked to open it; the view applies when they do)
 //   strategy=S     the shown plan is a planned copy, made with S: with data, the plan is the
-//                  sender's (the receiver's report says so); with src or plan, the receiver's
+//                  sender's (the receiver's report says so); with src, url or plan, the receiver's
 //                  page re-plans the file with S, budget=MS, and compares its peak with peak=B
 //   sel=N          the pinned plane's index      names=1|0   hex=1|0   theme=light|dark
 // The main page and embed.html both read it at start and rewrite it (replaceState,
 // no history spam) as the view changes, so copying the address bar shares the view.
 import { formatView, parseView } from './memplan-ui.js';
 import { exportText } from './memplan-view.js';
+import { fetchFile } from './address.js';
 
 /** Plans whose compressed JSON is larger than this travel by `src` only. */
 export const MAX_INLINE = 24 * 1024;
@@ -44,8 +46,8 @@ export async function unpack(data) {
 }
 
 /**
- * The fragment as an object: { src, data, name, plan, strategy, budget, peak, view: [4] | null,
- * sel, names, hex, theme }.
+ * The fragment as an object: { src, url, data, name, plan, strategy, budget, peak,
+ * view: [4] | null, sel, names, hex, theme }.
  */
 export function readFragment(hash = location.hash) {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
@@ -54,6 +56,7 @@ export function readFragment(hash = location.hash) {
   const digits = (k) => (/^\d+$/.test(p.get(k) ?? '') ? p.get(k) : null);
   return {
     src: p.get('src'),
+    url: p.get('url'),
     data: p.get('data'),
     name: p.get('name'),
     plan: p.get('plan'),
@@ -72,6 +75,7 @@ export function readFragment(hash = location.hash) {
 export function writeFragment(f) {
   const p = new URLSearchParams();
   if (f.src) p.set('src', f.src);
+  if (f.url) p.set('url', f.url);
   if (f.data) {
     p.set('data', f.data);
     if (f.name) p.set('name', f.name);
@@ -88,17 +92,18 @@ export function writeFragment(f) {
   return '#' + p.toString().replace(/%2C/gi, ',');
 }
 
-/** The plan a fragment names, as `[name, bytes]`, or null. Throws on a bad link. */
+/**
+ * The plan a fragment names, as `[name, bytes, address]` (the address absolute, for
+ * `url`/`src`), or null. Throws on a bad link, saying which address and what happened.
+ */
 export async function fragmentPlan(f, base = document.baseURI) {
   if (f.data) return [f.name || 'linked.memplan.json', await unpack(f.data)];
-  if (f.src) {
-    const url = new URL(f.src, base);
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`${f.src}: HTTP ${res.status}`);
-    return [decodeURIComponent(url.pathname.split('/').pop() || 'plan'), new Uint8Array(await res.arrayBuffer())];
-  }
+  if (f.url || f.src) return fetchFile(f.url || f.src, base);
   return null;
 }
+
+/** Where an address travels in a fragment: `url` if absolute (the page's `?url=`), else `src`. */
+const addressKey = (address) => (/^[a-z][a-z\d+.-]*:/i.test(address) ? 'url' : 'src');
 
 /**
  * Keeps the main page's fragment in step with its viewer: call `update()` after
@@ -120,7 +125,7 @@ export function fragmentSync(viewer, extra = () => ({})) {
     const planned = viewer.planned_as(cur);
     const src = viewer.link(cur);
     if (src) {
-      f.src = src;
+      f[addressKey(src)] = src;
     } else {
       const revision = viewer.revision();
       if (packed.revision !== revision) {
@@ -137,7 +142,7 @@ export function fragmentSync(viewer, extra = () => ({})) {
         // `name · best`).
         const parent = viewer.parent(cur);
         const from = planned && parent != null ? viewer.link(parent) : null;
-        if (from) f.src = from;
+        if (from) f[addressKey(from)] = from;
         else f.plan = viewer.source_name(cur) ?? viewer.file_name(cur);
       }
     }

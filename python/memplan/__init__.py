@@ -20,6 +20,10 @@ and is also accepted as ``aidge``; ``STRATEGY_HELP`` says what each does),
 ``EXPORT_FORMATS`` (``memplan convert --format``), ``RECIPES`` (``RECIPE_HELP``) and
 ``DTYPES`` (``memplan --recipes``, ``--dtype``).
 
+``memplan.show(plan)`` shows a plan (a path, bytes, a memplan JSON document, an Aidge
+scheduler, an ONNX or ``.tflite`` model) in memplan's viewer, inline in a notebook (an
+anywidget widget; ``compare=`` a second plan).
+
 ``memplan.deploy(model, recipes=("export-cpp",))`` plans a model as its deployment runs
 it: the graph rewritten as aidge-export-cpp's export rewrites it (fusions, NHWC, its
 in-place rules), planned as the export plans it; ``Deployed.peak`` is the export's
@@ -30,10 +34,11 @@ import importlib
 from typing import TYPE_CHECKING, Dict, Tuple
 
 from .deploy import Deployed, deploy
+from .notebook import show
 from .report import Report
 
 __version__ = "0.1.0"
-__all__ = ["Report", "Deployed", "deploy", "STRATEGIES", "STRATEGY_HELP", "AS_LOADED",
+__all__ = ["Report", "Deployed", "deploy", "show", "STRATEGIES", "STRATEGY_HELP", "AS_LOADED",
            "EXPORT_FORMATS", "RECIPES", "RECIPE_HELP", "DTYPES"]
 
 if TYPE_CHECKING:

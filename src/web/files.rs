@@ -86,6 +86,13 @@ impl Opened {
             revision: id,
         }
     }
+
+    /// Keeps the planning report of a file planned on the main thread
+    /// (`Viewer::open_with`: `<memplan-view>`, embed.html, the notebook widget).
+    #[cfg(not(feature = "lite"))]
+    pub(super) fn set_report(&mut self, report: JsValue) {
+        self.report = report;
+    }
 }
 
 /// A plan to make in the worker: which source, with which strategy, and which file it

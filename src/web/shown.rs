@@ -19,7 +19,8 @@ impl Viewer {
     /// --strategy` does. The search gets a small budget (a docs page must not freeze).
     ///
     /// `companion` and `companion_bytes`, when given, are the file `name` needs beside
-    /// it ([`companion_of`]). Not in the page's first module (feature `lite`):
+    /// it ([`companion_of`]). Its planning report is kept (`Viewer::report`). Not in
+    /// the page's first module (feature `lite`):
     /// `<memplan-view>` loads the whole crate's.
     #[cfg(not(feature = "lite"))]
     pub fn open_with(
@@ -51,6 +52,7 @@ impl Viewer {
             chart = chart.with_layout_bound();
         }
         let i = self.show(name, chart, choice);
+        self.files[i].set_report(to_js(&report));
         Ok(self.files[i].id)
     }
 

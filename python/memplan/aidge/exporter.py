@@ -32,7 +32,7 @@ import json
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["export", "schedule_of", "aidge_plan", "plan_of"]
+__all__ = ["export", "document", "log_info", "schedule_of", "aidge_plan", "plan_of"]
 
 _NO_PARENT = 65535  # Aidge's gk_IODefaultIndex on an unconnected input
 
@@ -195,6 +195,24 @@ def plan_of(scheduler: Any, mm: Any, components: Optional[List[Dict[str, Any]]] 
             "max_lifetime": mm.get_max_lifetime(), "alignment": alignment}
 
 
+def document(scheduler: Any, driver: str = "multiple_mems", wrap: bool = False,
+             optimize: Optional[str] = None, inc_producers: bool = False, alignment: int = 1,
+             capacities: Sequence[int] = (1000000000,),
+             priorities: Sequence[int] = (0,)) -> Dict[str, Any]:
+    """The memplan JSON document of `scheduler` (after forward_dims and
+    generate_scheduling), as a dict: its schedule and Aidge's plan for it (what
+    ``export`` writes; the options are ``export``'s)."""
+    mm = aidge_plan(scheduler, driver, wrap, optimize, inc_producers, alignment,
+                    capacities, priorities)
+    components = None
+    if driver == "multiple_mems":
+        components = [{"name": f"MEM_{i}", "capacity": c, "priority": p}
+                      for i, (c, p) in enumerate(zip(capacities, priorities))]
+    return {"format": "memplan", "version": 1,
+            "schedule": schedule_of(scheduler),
+            "plan": plan_of(scheduler, mm, components, alignment)}
+
+
 def export(scheduler: Any, path: Union[str, "os.PathLike[str]"], driver: str = "multiple_mems",
            wrap: bool = False, optimize: Optional[str] = None, inc_producers: bool = False,
            alignment: int = 1, capacities: Sequence[int] = (1000000000,),
@@ -209,15 +227,25 @@ def export(scheduler: Any, path: Union[str, "os.PathLike[str]"], driver: str = "
     alignment: the drivers' memory_alignment (each output's bytes rounded up to it);
     capacities, priorities: the memory components of multiple_mems (bytes; lower
     priority values are tried first)."""
-    mm = aidge_plan(scheduler, driver, wrap, optimize, inc_producers, alignment,
-                    capacities, priorities)
-    components = None
-    if driver == "multiple_mems":
-        components = [{"name": f"MEM_{i}", "capacity": c, "priority": p}
-                      for i, (c, p) in enumerate(zip(capacities, priorities))]
-    doc = {"format": "memplan", "version": 1,
-           "schedule": schedule_of(scheduler),
-           "plan": plan_of(scheduler, mm, components, alignment)}
+    doc = document(scheduler, driver, wrap, optimize, inc_producers, alignment,
+                   capacities, priorities)
     with open(path, "w") as f:
         json.dump(doc, f, separators=(",", ":"))
     return doc
+
+
+def log_info(scheduler: Any, driver: str = "multiple_mems", wrap: bool = False,
+             optimize: Optional[str] = None, inc_producers: bool = False, alignment: int = 1,
+             capacities: Sequence[int] = (1000000000,), priorities: Sequence[int] = (0,), *,
+             display_names: bool = True, strategy: str = "as-loaded", compare: Any = None,
+             theme: str = "auto", height: int = 420) -> Any:
+    """What Aidge's memory plot shows (``aidge_core.mem_info.log_meminfo``: Aidge's plan
+    of the scheduler, node names on the planes), as memplan's interactive viewer in the
+    notebook: ``memplan.show`` of ``document(scheduler, ...)``. The driver options are
+    ``export``'s (0.10.1's defaults: ``generate_optimized_memory_info``'s plan); the
+    others ``memplan.show``'s (``strategy`` re-plans, ``compare`` another plan)."""
+    from ..notebook import show
+    doc = document(scheduler, driver, wrap, optimize, inc_producers, alignment,
+                   capacities, priorities)
+    return show(doc, compare, name="aidge.memplan.json", strategy=strategy,
+                names=display_names, theme=theme, height=height)
