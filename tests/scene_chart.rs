@@ -263,7 +263,10 @@ fn reference_labels_stay_apart_when_their_lines_almost_meet() {
 
 /// The panel's "live at the peak" list is at the fullest clock where a plane tops the
 /// peak, not at the first: a small buffer placed at the top from clock 0 sets the peak
-/// there, but the arena is full only at clock 10, where the list sums to the peak.
+/// there, but the arena is full only at clock 10, where the list sums to the peak. The
+/// clocks the panel says the peak is reached at are the spans the top is held, which
+/// hold that clock (issue #39: "Peak reached at clock 2" beside "Live at clock 4 (the
+/// peak)" read as two answers).
 #[test]
 fn live_at_the_peak_is_listed_at_the_fullest_clock_topping_it() {
     let buffer = |id: &str, lower, upper, size, offset| Buffer {
@@ -286,8 +289,13 @@ fn live_at_the_peak_is_listed_at_the_fullest_clock_topping_it() {
     let s = scene::info::summary(&chart);
     let lane = &s.lanes[0];
     assert_eq!(lane.peak_bytes, "1100");
-    assert_eq!(lane.peak_clocks, [0], "the top is first reached at clock 0");
+    assert_eq!(
+        lane.peak_spans,
+        [[0, 19]],
+        "the top is held from clock 0 to 19"
+    );
     assert_eq!(lane.live_clock, Some(10));
+    assert!(lane.peak_spans.iter().any(|&[a, b]| (a..=b).contains(&10)));
     let names: Vec<&str> = lane.live_at_peak.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["top", "full"]);
     assert!(lane.live_at_peak[0].sets_peak);
@@ -506,6 +514,7 @@ fn producers_are_hatched_and_strided_planes_striped() {
         wrap_offset: 0,
         wrap_size: 0,
         label: None,
+        tensor: None,
     };
     let space = |offset| Space {
         offset,

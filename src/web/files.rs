@@ -12,6 +12,7 @@
 //! of a file (the file and its planned copies) holds one plan per strategy.
 
 use super::Viewer;
+use crate::formats::words;
 use crate::planning::AS_LOADED;
 use crate::scene::{Chart, Renderer, View};
 use std::rc::Rc;
@@ -210,6 +211,14 @@ impl Viewer {
         let scope = js_sys::Reflect::get(&report, &"bound_scope".into()).ok();
         if scope.and_then(|s| s.as_string()).as_deref() == Some("layout") {
             chart = chart.with_layout_bound();
+        }
+        // What the file's format calls things (the worker's `Planner::report`).
+        let key = js_sys::Reflect::get(&report, &"words".into()).ok();
+        if let Some(words) = key
+            .and_then(|k| k.as_string())
+            .and_then(|k| words::by_key(&k))
+        {
+            chart = chart.with_words(words);
         }
         let revision = self.fresh_id();
         let strategy = job.strategy.as_str();
