@@ -179,6 +179,12 @@ pub struct Plan {
     /// Byte alignment the planner was asked to respect (1 = none).
     #[serde(default = "one")]
     pub alignment: Bytes,
+    /// True when the plan runs the nodes in an order memplan chose (`best`'s
+    /// parallel-branch orders), not the one the file's schedule gave: it holds only when
+    /// the nodes run in the order of its steps. Exports for a target that runs its own
+    /// order refuse it (`formats::write`); the others say it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reordered: bool,
 }
 
 fn one() -> Bytes {
@@ -382,6 +388,7 @@ impl BufferList {
             planes,
             max_lifetime: horizon.saturating_sub(1),
             alignment: 1,
+            reordered: false,
         }
     }
 }

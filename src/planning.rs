@@ -97,6 +97,9 @@ pub struct Request {
     /// `--wrap`, `--driver`…), which [`Refusal::DriverOnPlan`] names with the CLI's
     /// `--from plan`; `None` (a face without such flags) says "driver options".
     pub driver_flag: Option<&'static str>,
+    /// Keep the schedule's order: `best` tries no other order of the parallel branches
+    /// (an export whose target runs its own order, aidge-export-cpp's, needs it).
+    pub keep_order: bool,
 }
 
 impl Request {
@@ -452,10 +455,20 @@ impl Session {
             }
         };
         let wrapped = start.planes.iter().any(|p| p.is_wrapped());
-        let (plan, reordered, layouts_bound) = match route.strategy() {
+        let (mut plan, reordered, layouts_bound) = match route.strategy() {
             None => (start.into_owned(), None, None),
-            Some(s) => move_spaces(&start, doc.schedule.as_ref(), &opts, s, &request.budget)?,
+            Some(s) => move_spaces(
+                &start,
+                doc.schedule.as_ref(),
+                &opts,
+                s,
+                &request.budget,
+                request.keep_order,
+            )?,
         };
+        // The plan holds only in its own order when best chose another (or the file's
+        // plan already said so).
+        plan.reordered |= reordered.is_some();
         let scope = bound_scope(doc);
         let mut report = report(asked, &plan, &timer, capacity, scope, layouts_bound);
         if let (Some(s), None, Format::AidgeLog(_)) = (route.strategy(), &doc.schedule, &doc.format)
@@ -496,8 +509,9 @@ fn move_spaces(
     opts: &DriverOptions,
     strategy: Strategy,
     budget: &Budget,
+    keep_order: bool,
 ) -> Result<Moved> {
-    strategy_step::move_spaces(plan, schedule, opts, strategy, budget)
+    strategy_step::move_spaces(plan, schedule, opts, strategy, budget, keep_order)
 }
 
 /// A plan with its spaces moved, the schedule it runs when `best` reordered the
@@ -531,6 +545,7 @@ mod strategy_step {
         opts: &DriverOptions,
         s: Strategy,
         budget: &Budget,
+        keep_order: bool,
     ) -> Result<Moved> {
         let Some(schedule) = schedule else {
             let placed = strategies::replan(plan, s, budget)?;
@@ -541,7 +556,7 @@ mod strategy_step {
                 s == Strategy::Best && peak(plan) < peak(&placed) && check::check(plan).is_valid();
             return Ok((if keep { plan.clone() } else { placed }, None, None));
         };
-        configs::replan_schedule(plan, schedule, opts, s, budget)
+        configs::replan_schedule(plan, schedule, opts, s, budget, keep_order)
     }
 }
 
@@ -567,6 +582,7 @@ mod strategy_step {
         _: &DriverOptions,
         s: Strategy,
         _: &Budget,
+        _: bool,
     ) -> Result<Moved> {
         Err(absent(s))
     }

@@ -551,6 +551,7 @@ fn producers_are_hatched_and_strided_planes_striped() {
         ],
         max_lifetime: 1,
         alignment: 1,
+        reordered: false,
     };
     let chart = Chart::new(plan);
     let view = View::fit(&chart, 800.0, 600.0, 1.0);

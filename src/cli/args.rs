@@ -228,6 +228,11 @@ pub struct PlanArgs {
     /// (reading, planning every memory component, writing).
     #[arg(long, default_value_t = 2000)]
     pub budget: u64,
+    /// Keep the schedule's order: best tries no other order of the parallel branches
+    /// (implied when -o names aidge-export-cpp's .meminfo.h or .meminfo.json, whose
+    /// forward pass runs Aidge's scheduler's order).
+    #[arg(long)]
+    pub keep_order: bool,
     /// Output file (`-` for stdout: memplan JSON); its extension picks the format, as
     /// for `convert`: .json, .txt/.log, .csv, .h/.hpp, .meminfo.json, .meminfo.h,
     /// .tflite (a .tflite input with the plan as its offline plan).

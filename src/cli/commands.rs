@@ -312,6 +312,16 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     request.driver = driver;
     // `route` refuses driver options with `--from plan`, naming the flag typed.
     request.driver_flag = driver_flag;
+    // An export whose forward pass runs Aidge's scheduler's order takes only plans made
+    // in that order.
+    let aidge_order = matches!(
+        output,
+        Output::Text(formats::Export::ExportCpp | formats::Export::MemInfo)
+    );
+    request.keep_order = a.keep_order || aidge_order;
+    if aidge_order && !a.keep_order && doc.schedule.is_some() && request.strategy.is_some() {
+        eprintln!("memplan: {name}: kept the schedule's order (the export's forward pass runs it)");
+    }
     let is_model = doc.format == formats::Format::Tflite;
     let mut session = Session::of(&name, doc);
     let (plan, report) = session.plan(&request)?;

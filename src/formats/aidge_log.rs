@@ -501,6 +501,7 @@ fn rebuild(steps: Vec<Step>, records: &[Record]) -> Plan {
         planes,
         max_lifetime,
         alignment: 1,
+        reordered: false,
     }
 }
 

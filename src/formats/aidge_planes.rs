@@ -157,6 +157,7 @@ pub fn read(text: &str) -> Result<(Plan, Vec<String>)> {
         planes,
         max_lifetime: dump.max_lifetime,
         alignment: 1,
+        reordered: false,
     };
     validate_plan(&mut plan, "$")?;
     if plan.peak() != dump.peak {

@@ -20,6 +20,9 @@ pub fn write(plan: &Plan, schedule: Option<&Schedule>) -> String {
          // Replace each layer header's output MEMINFO macros with these, and size the\n\
          // arenas in dnn/src/forward.cpp as below.\n",
     );
+    for line in super::assumptions(plan) {
+        let _ = writeln!(out, "// {line}");
+    }
     for (i, peak) in plan.peaks().iter().enumerate() {
         let _ = writeln!(out, "// static unsigned char mem_{i}[{peak}];");
     }

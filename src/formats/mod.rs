@@ -629,9 +629,62 @@ pub fn write(
             aidge_log::write(&plan(doc)?, dialect)
         }
         Export::Header => header::write(&plan(doc)?),
-        Export::MemInfo => mem_info::write(&plan(doc)?, doc.schedule.as_ref()),
-        Export::ExportCpp => export_cpp::write(&plan(doc)?, doc.schedule.as_ref()),
+        Export::MemInfo => {
+            let plan = plan(doc)?;
+            runs_aidges_order(&plan, "aidge_core's mem_info records")?;
+            mem_info::write(&plan, doc.schedule.as_ref())
+        }
+        Export::ExportCpp => {
+            let plan = plan(doc)?;
+            runs_aidges_order(&plan, "aidge-export-cpp's layer macros")?;
+            export_cpp::write(&plan, doc.schedule.as_ref())
+        }
     })
+}
+
+/// What a plan assumes of the code that runs it, one sentence each, for the comments
+/// of the exports that carry it (C header, export-cpp macros): the order of its steps
+/// when memplan chose it, and the outputs written around the end of their buffer.
+pub fn assumptions(plan: &Plan) -> Vec<String> {
+    let mut out = Vec::new();
+    if plan.reordered {
+        let order: Vec<&str> = plan
+            .steps
+            .iter()
+            .filter(|s| s.clock.is_some())
+            .map(|s| s.name.as_str())
+            .collect();
+        out.push(format!(
+            "The nodes must run in this order (memplan's best chose it; the buffers could \
+             overlap in another): {}.",
+            order.join(", ")
+        ));
+    }
+    let wrapped = plan.planes.iter().filter(|p| p.is_wrapped()).count();
+    if wrapped > 0 {
+        out.push(format!(
+            "{wrapped} output(s) wrap around the end of their buffer (the *_WRAP_OFFSET and \
+             *_WRAP_SIZE macros): the kernels writing them must continue at the wrap offset, \
+             as aidge-export-cpp's kernels do."
+        ));
+    }
+    out
+}
+
+/// Refuses a plan that holds only in an order memplan chose ([`Plan::reordered`]) for
+/// `target`, whose forward code runs Aidge's scheduler's order, where its buffers could
+/// overlap: the plan to write is one made keeping the order.
+fn runs_aidges_order(plan: &Plan, target: &str) -> Result<()> {
+    if !plan.reordered {
+        return Ok(());
+    }
+    Err(Error::whole(format!(
+        "this plan runs the parallel branches in another order than the file's schedule \
+         (best chose it), and {target} are used by a forward pass that runs Aidge's \
+         scheduler's order, where its buffers could overlap: plan keeping the order \
+         (`memplan plan FILE --strategy best --keep-order`; `memplan plan` keeps it by itself \
+         when -o names a .meminfo.h or .meminfo.json file)"
+    )))
 }
 
 #[cfg(test)]

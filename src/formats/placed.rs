@@ -120,6 +120,7 @@ pub fn to_plan(placed: &Placed) -> Plan {
         planes,
         max_lifetime: clocks.len().saturating_sub(1) as Clock,
         alignment: placed.alignment.max(1),
+        reordered: false,
     }
 }
 

@@ -26,8 +26,9 @@ use crate::model::{Clock, Component, Plan, Plane, Space, Step, Tensor};
 use crate::stats::{ComponentStats, LiveSpace, Stats};
 use crate::{Error, Result};
 
-/// `MPW` + format version 3 (1 had no stats and report, 2 no tensors).
-const MAGIC: &[u8; 4] = b"MPW\x03";
+/// `MPW` + format version 4 (1 had no stats and report, 2 no `Plan::reordered`, 3 no
+/// tensors).
+const MAGIC: &[u8; 4] = b"MPW\x04";
 
 /// The checker's problem kinds in declaration order: a kind's tag on the wire is
 /// `kind as usize`, its index here.
@@ -58,6 +59,7 @@ pub fn encode(plan: &Plan, stats: &Stats, report: &Report) -> Vec<u8> {
     w.0.extend_from_slice(MAGIC);
     w.u(u64::from(plan.max_lifetime));
     w.u(plan.alignment);
+    w.u(u64::from(plan.reordered));
     // Buffer lists have one unnamed step per clock (`BufferList::to_plan`), a million
     // for MiniMalloc's sets: sent as their count alone.
     let numbered = plan.steps.iter().enumerate().all(|(t, s)| {
@@ -420,6 +422,7 @@ impl Reader<'_> {
     fn header(&mut self) -> Result<(Plan, usize)> {
         let max_lifetime = self.clock("max_lifetime")?;
         let alignment = self.u("alignment")?;
+        let reordered = self.u("reordered")? != 0;
         let steps = match self.u("steps.numbered")? {
             1 => {
                 let n = self.clock("steps")?;
@@ -471,6 +474,7 @@ impl Reader<'_> {
             planes: Vec::new(),
             max_lifetime,
             alignment,
+            reordered,
         };
         Ok((plan, n))
     }
@@ -721,6 +725,7 @@ mod tests {
         plan.steps[1].clock = None;
         plan.steps[2].kind = "Conv".into();
         plan.alignment = 64;
+        plan.reordered = true;
         plan
     }
 
@@ -843,7 +848,7 @@ mod tests {
     #[test]
     fn a_huge_count_does_not_allocate() {
         let mut bytes = MAGIC.to_vec();
-        bytes.extend([0, 1, 0]); // max_lifetime, alignment, named steps
+        bytes.extend([0, 1, 0, 0]); // max_lifetime, alignment, reordered, named steps
         bytes.extend([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]); // 2^56 steps
         let e = decode(&bytes).unwrap_err();
         assert!(e.message.contains("cannot fit"), "{e}");

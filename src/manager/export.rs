@@ -67,6 +67,7 @@ impl MemoryManager {
             planes,
             max_lifetime: self.max_lifetime().max(0) as u32,
             alignment: 1,
+            reordered: false,
         }
     }
 }

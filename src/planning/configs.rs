@@ -21,8 +21,9 @@ use crate::{check, stats};
 
 /// `plan`, made from `schedule` with `options`, re-placed by `strategy`. For
 /// [`Strategy::Best`], also the plan of every other driver × wrap-around × optimize
-/// configuration (the rest of `options` kept), on the schedule as given and with its
-/// parallel branches in other orders ([`orders::branch_orders`]), each as made and
+/// configuration (the rest of `options` kept), on the schedule as given and, unless
+/// `keep_order`, with its parallel branches in other orders ([`orders::branch_orders`]),
+/// each as made and
 /// re-placed; the lowest valid peak wins (the given plan, then its re-placement, on
 /// ties): never above the given plan (when the checker accepts it) nor any plan made.
 /// The schedule comes back when the winner runs the nodes in another order (the plan's
@@ -47,13 +48,19 @@ pub fn replan_schedule(
     options: &DriverOptions,
     strategy: Strategy,
     budget: &Budget,
+    keep_order: bool,
 ) -> Result<(Plan, Option<Schedule>, Option<u64>)> {
     if strategy != Strategy::Best {
         return Ok((replan(plan, strategy, budget)?, None, None));
     }
     let timer = Timer::start();
     let configs = configurations(options);
-    let orders = orders::branch_orders(schedule);
+    // `keep_order`: the schedule's own order only (an export that runs its own).
+    let orders = if keep_order {
+        Vec::new()
+    } else {
+        orders::branch_orders(schedule)
+    };
     // A broken given plan (the wheel's auto-concat + optimize plans can overlap live
     // planes) is no rival: anything valid beats it.
     let given = stats::stats(plan);

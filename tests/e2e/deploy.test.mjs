@@ -2,6 +2,8 @@
 // export-cpp", shows the arena aidge-export-cpp 0.10.1's real export allocates (its
 // mem_0, recorded from the real export in tests/data/recipes/export_cpp.json by
 // tests/parity/recipes_diff.py), beside the graph as imported, and Compare pairs them.
+// Deploying a folded ViT with Aidge's seed fusions shows the fused peak recorded from the
+// real fuse_to_metaops (tests/data/recipes/fusions.json) and each step's saving.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -98,6 +100,43 @@ test('a graph with kinds never checked against the export is called an estimate'
   // Said in the line, not folded away under Details.
   assert.match(await p.textContent('#notice'), /an estimate, not checked against the real build \(export-cpp: node kinds never checked against the real export \([^)]*Reshape/);
   assert.doesNotMatch(await p.textContent('#notice details'), /an estimate/);
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
+test('Deploy as the seed fusions shows the fused peak and what each step saved', async () => {
+  // ViT-tiny folded for its input size (tests/data/onnx/fusions, tests/parity/fusion_models.py):
+  // Aidge 0.10.1's fuse_to_metaops gives 12 Linear and 2 GeLU; memplan's figure in the
+  // file's order is the one recorded by tests/parity/fusions_diff.py, one Aidge's runs give.
+  const fusions = JSON.parse(fs.readFileSync(path.join(h.root, 'tests/data/recipes/fusions.json'), 'utf8'));
+  const rec = fusions.hf_vit;
+  assert.ok(rec.fused.aidge.includes(rec.fused.memplan_own_order), 'a figure Aidge gave');
+  const p = await env.open();
+  await h.ready(p);
+  const n = (await p.evaluate(() => window.__memplan.files())).length;
+  const model = zlib.gunzipSync(fs.readFileSync(path.join(h.root, 'tests/data/onnx/fusions/hf_vit.onnx.gz')));
+  await h.drop(p, [['hf_vit.onnx', model]]);
+  await h.waitForFiles(p, n + 1);
+  const imported = await report(p);
+  assert.equal(imported.peak, String(rec.plain.memplan_own_order));
+  await p.waitForSelector('#deploy:not([hidden]) option[value="0"]', { state: 'attached' });
+  const label = 'fuse-linear, fuse-attention, fuse-gelu';
+  const labels = await p.$$eval('#deploy option', (os) => os.map((o) => o.textContent));
+  assert.ok(labels.includes(label), labels.join(' | '));
+  await p.selectOption('#deploy', { label });
+  await h.waitForFiles(p, n + 2);
+  const deployed = await report(p);
+  assert.equal(deployed.peak, String(rec.fused.memplan_own_order), 'the recorded fused peak');
+  assert.equal(await p.textContent('#title'), `hf_vit.onnx · ${label}`);
+  const notice = await p.textContent('#notice');
+  assert.match(notice, /Deployed as fuse-linear, fuse-attention, fuse-gelu: peak 95,744 B, as imported 130,560 B \(−34,816 B\)/);
+  assert.doesNotMatch(notice, /an estimate/);
+  // Under Details: what was fused, and the default plan's peak after each step.
+  const details = await p.textContent('#notice details');
+  assert.match(details, /12 × MatMul and Add fused into Linear/);
+  assert.match(details, /2 × Div, Erf, Add, Mul and Mul fused into GeLU/);
+  assert.match(details, /Aidge's default plan: 130,560 B as given → 130,560 B with fuse-linear \(no change\) → 130,560 B with fuse-attention \(no change\) → 95,744 B with fuse-gelu \(−34,816 B\)/);
+  assert.deepEqual(h.outside(p, env.url), []);
   assert.deepEqual(p.consoleErrors, []);
   await p.close();
 });

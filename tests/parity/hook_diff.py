@@ -15,7 +15,13 @@ without wrap-around, auto-concat, optimize, two memory components, alignment):
    nothing smaller (the same peak in every memory) every record, offsets included,
    is Aidge's: the hook moves no buffer for no gain (at least one such case must
    occur, else the run fails);
-3. ``patch_export`` installs the hook where ``aidge_core.export_utils.export``
+3. the hook never ships a plan that needs another order of the nodes than the
+   scheduler's (which the export's forward pass runs): on DenseNet-121, where
+   ``memplan plan --strategy best`` of the same schedule runs the parallel branches in
+   another order (issue #39, item 3), the hook's plan is not marked ``reordered``, its
+   steps are the scheduler's nodes in the scheduler's order, and ``memplan check``
+   passes it;
+4. ``patch_export`` installs the hook where ``aidge_core.export_utils.export``
    looks it up and puts Aidge's back on exit, and the deprecated
    ``aidge_export_cpp.export`` entry point uses it too (its ``mem_0`` is memplan's peak,
    and the export memory checker ran on the folder and found it clean).
@@ -200,6 +206,40 @@ def check_legacy_entry(tmp):
     return None
 
 
+def check_order(tmp):
+    """Item 3 above: the hook keeps the scheduler's order where best would not."""
+    import gzip
+    import subprocess
+    import onnx_diff
+    from memplan.aidge.exporter import schedule_of
+    corpus = HERE.parents[1] / "tests" / "data" / "onnx" / "corpus"
+    data, dims = onnx_diff.inflate(gzip.open(corpus / "densenet121.onnx.gz").read())
+    model = pathlib.Path(tmp) / "densenet121.onnx"
+    model.write_bytes(data)
+    scheduler = onnx_diff.aidge_schedule(model, dims)
+    folder = pathlib.Path(tmp) / "order"
+    memory_manager(scheduler, stats_folder=folder, strategy="best", budget_ms=2000)
+    plan = json.loads((folder / "memory_info.memplan.json").read_text())["plan"]
+    if plan.get("reordered"):
+        return "the hook shipped a plan that needs another order"
+    order = [n.name() for n in scheduler.get_sequential_static_scheduling()]
+    if [s["name"] for s in plan["steps"]] != order:
+        return "the hook's plan does not list the scheduler's nodes in its order"
+    problems = _native.check((folder / "memory_info.memplan.json").read_text(), "hook")
+    if problems:
+        return f"the hook's plan fails memplan check: {problems[:2]}"
+    # The same schedule planned by the CLI with best may reorder: say what it did.
+    doc = pathlib.Path(tmp) / "densenet121.memplan.json"
+    doc.write_text(json.dumps({"format": "memplan", "version": 1,
+                               "schedule": schedule_of(scheduler)}))
+    cli = HERE.parents[1] / "target" / "release" / "memplan"
+    run = subprocess.run([str(cli), "plan", str(doc), "--strategy", "best", "-o",
+                          str(pathlib.Path(tmp) / "cli.json")], capture_output=True, text=True)
+    said = "reordered" if "another order" in run.stderr else "kept the order"
+    print(f"order: the hook kept the scheduler's order; memplan plan --strategy best {said}")
+    return None
+
+
 def main(argv):
     cases = argv[1:] or ["squeezenet1_1", "resnet18", "branches", "residual", "split"]
     passed = failed = 0
@@ -215,6 +255,7 @@ def main(argv):
     record("patch_export", check_patch())
     with tempfile.TemporaryDirectory() as tmp:
         record("aidge_export_cpp.export", check_legacy_entry(tmp))
+        record("order", check_order(tmp))
         for case in cases:
             start = time.monotonic()
             scheduler = aidge_cases.scheduler(case)
