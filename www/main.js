@@ -4,7 +4,7 @@
 // crate's, pkg/, loads when a file, a strategy or a text export needs it), and so is
 // the list of opened files: menus carry the Viewer's file ids. Text from dumps reaches
 // the DOM only through textContent, never innerHTML.
-import init, { Viewer, companion_of, not_a_plan as notAPlan } from './pkg-lite/memplan.js';
+import init, { Viewer, companion_of, not_a_plan as notAPlan, is_tflm_allocations as isTflmAllocations } from './pkg-lite/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
 import { exportText } from './memplan-view.js';
@@ -278,6 +278,10 @@ function refreshPanel() {
       rows.push([s.lanes.length > 1 ? `Capacity of ${lane.name}` : 'Capacity', `${lane.capacity}: ${verdict}`, lane.fits ? 'good' : 'bad']);
     }
   }
+  // A .tflite with TFLM's print_allocations() output opened beside it: the arena size
+  // to set, its head (this plan's) plus the output's tail (formats::tflm::arena_size).
+  const arena = arenaSize();
+  if (arena) rows.push(['kTensorArenaSize', arena.text, arena.error ? 'arena-size-error' : 'arena-size']);
   // Two different clocks: where the arena's top is reached (what it must hold), and
   // where the most bytes are live (the lower bound); a hole can put the first later.
   const peakLane = m ? null : s.lanes[0];
@@ -358,9 +362,14 @@ async function openFiles(files) {
   const skipped = [];
   const single = [];
   for (const item of items.filter((i) => !paired.has(i))) {
-    const what = item.source.size <= SIBLING_MAX
-      ? notAPlan(item.name, new Uint8Array(await item.source.arrayBuffer())) : null;
-    if (what) skipped.push(`${item.name}: ${what}`); else single.push(item);
+    const bytes = item.source.size <= SIBLING_MAX ? new Uint8Array(await item.source.arrayBuffer()) : null;
+    const what = bytes && notAPlan(item.name, bytes);
+    if (what && isTflmAllocations(bytes)) {
+      // Kept: the panel says the kTensorArenaSize of the .tflite it belongs to.
+      allocations.unshift({ name: item.name, text: new TextDecoder().decode(bytes) });
+      skipped.push(`${item.name}: ${what}. Kept: its tail sizes the arena of its model's .tflite `
+        + '(kTensorArenaSize, in the panel)');
+    } else if (what) skipped.push(`${item.name}: ${what}`); else single.push(item);
   }
   const ids = single.length ? await planning.open(single) : [];
   if (skipped.length && ids.length) {
@@ -373,6 +382,8 @@ async function openFiles(files) {
       : ` The chart still shows ${sampleIds.includes(cur) ? 'the sample' : 'the plan'} “${viewer.file_name(cur)}”.`;
     notify(skipped.map((s) => `${s}: not a plan, so nothing to show.`).join('\n') + still);
     if (!errors.length) clearError();
+    // A print_allocations() output kept: the panel says the arena size to set.
+    refreshPanel();
   }
   if (errors.length) showError(errors.join('\n'));
   // Nothing of the drop opened: the plan still drawn under the error must not pass
@@ -384,6 +395,24 @@ async function openFiles(files) {
   }
   if (ids.length && pendingLink) applyLink(ids);
   return ids;
+}
+
+/**
+ * TFLM's print_allocations() outputs opened (`{ name, text }`): their tail sizes the
+ * arena of the .tflite models shown (`Viewer.tflm_arena`, which tells a model's own
+ * output by its head).
+ */
+const allocations = [];
+
+/** What the shown .tflite plan needs as kTensorArenaSize (`{ size, text, error }`), or null. */
+function arenaSize() {
+  let found = null;
+  for (const a of allocations) {
+    const r = viewer.tflm_arena(a.text);
+    if (r && !r.error) return { ...r, text: `${r.text} (${a.name})` };
+    found ??= r && { ...r, text: `${a.name}: ${r.text}` };
+  }
+  return found;
 }
 
 /** Files larger than this are not checked for being a dump's non-plan sibling. */

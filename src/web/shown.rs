@@ -309,3 +309,14 @@ pub fn deploy_choices() -> JsValue {
 pub fn not_a_plan(name: &str, bytes: &[u8]) -> Option<String> {
     crate::formats::siblings::not_a_plan(name, bytes).map(std::borrow::Cow::into_owned)
 }
+
+/// True when `bytes` is TFLite Micro's `print_allocations()` output with the arena's
+/// head and tail ([`crate::formats::tflm::allocations`]): the page keeps it to say the
+/// `kTensorArenaSize` of the `.tflite` models it shows ([`Viewer::tflm_arena`]).
+#[wasm_bindgen]
+pub fn is_tflm_allocations(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes)
+        .ok()
+        .and_then(crate::formats::tflm::allocations)
+        .is_some()
+}
