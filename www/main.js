@@ -159,7 +159,7 @@ function showLive(live, words) {
   const kinds = $('kinds');
   kinds.replaceChildren(...live.by_kind.map((k) => {
     const li = el('li');
-    const bar = el('span', undefined, 'bar');
+    const bar = el('span', undefined, 'kind-bar');
     bar.style.width = `${Math.max(1, k.percent)}%`;
     li.append(el('span', `${k.kind} — ${k.bytes} · ${k.share} (${count(k.count)})`), bar);
     return li;

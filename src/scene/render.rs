@@ -939,10 +939,10 @@ impl Short<'_> {
     /// The name, or a shorter form of it that fits in `room` pixels at font `size`,
     /// with its width: what tells it from its neighbours first. In order, the first
     /// that fits: the whole; the first of several names joined by `;` (a TFLite
-    /// tensor of fused operators names its own first); without a token repeated
-    /// right after itself (`layer1_layer1_0_conv1` → `layer1_0_conv1`); without the
-    /// start most names share (`functional_3_1/`: every box of a TFLite model read
-    /// `functional_…`); without a trailing operator type (`_Conv`, `/Relu6`: the
+    /// tensor of fused operators names its own first), without the start most names
+    /// share (`functional_3_1/`: every box of a TFLite model read `functional_…`) and
+    /// without a token repeated right after itself (`layer1_layer1_0_conv1` →
+    /// `layer1_0_conv1`); without a trailing operator type (`_Conv`, `/Relu6`: the
     /// colour and the tooltip tell it); then, as the room shrinks, its head and its
     /// last token (`layer1_0…conv1`), its head (`block_1_ex…`, at least [`MIN_HEAD`]
     /// characters), and last its writer's operator type (`Conv2D`).
@@ -958,15 +958,14 @@ impl Short<'_> {
             .split(';')
             .find(|s| !s.trim().is_empty())
             .unwrap_or(name);
+        // The shared start goes before repeats collapse (which would change it).
+        let first = match first.strip_prefix(self.prefix) {
+            Some(rest) if !self.prefix.is_empty() && !rest.is_empty() => rest,
+            _ => first,
+        };
         let mut short = collapse_repeats(first);
-        let steps: [&dyn Fn(&str) -> String; 3] = [
-            &|s| s.to_owned(),
-            &|s| match s.strip_prefix(self.prefix) {
-                Some(rest) if !self.prefix.is_empty() && !rest.is_empty() => rest.to_owned(),
-                _ => s.to_owned(),
-            },
-            &|s| without_kind(s).to_owned(),
-        ];
+        let steps: [&dyn Fn(&str) -> String; 2] =
+            [&|s| s.to_owned(), &|s| without_kind(s).to_owned()];
         for step in steps {
             short = step(&short);
             if let Some(w) = fits(&short) {
