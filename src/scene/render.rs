@@ -973,11 +973,13 @@ impl Short<'_> {
             }
         }
         let chars: Vec<char> = short.chars().collect();
-        // The last token, when short enough to be what tells the name apart.
+        // The last token, when short enough to be what tells the name apart and more
+        // than a number (`layer…_1` says less than `layer1_1_r…`).
         let last = short
             .rfind(SEPARATORS)
             .map(|i| &short[i..])
-            .filter(|t| (2..=9).contains(&t.chars().count()));
+            .filter(|t| (3..=9).contains(&t.chars().count()))
+            .filter(|t| t.chars().skip(1).any(|c| !c.is_ascii_digit()));
         let tail_len = last.map_or(0, |t| t.chars().count());
         // Estimate from the average glyph width, then step down until it fits.
         let avg = p.text_width(&short, size, false) / chars.len().max(1) as f64;
@@ -988,7 +990,7 @@ impl Short<'_> {
         if let Some(last) = last {
             let head_max = chars.len().saturating_sub(tail_len + 1);
             let mut n = (((room / avg) as usize).saturating_sub(tail_len + 1)).min(head_max);
-            while n >= 3 {
+            while n >= MIN_HEAD {
                 let t: String = chars[..n].iter().chain(['…'].iter()).collect::<String>() + last;
                 if let Some(w) = fits(&t) {
                     return Some((t, w));
