@@ -115,6 +115,35 @@ pub struct Plane {
     /// lists); `None` for Aidge plans, which show `node_index`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// What the framework's file says of the tensor beyond its bytes, where it says
+    /// anything ([`Tensor`]): shown in the plane's details. Not in memplan JSON.
+    #[serde(skip)]
+    pub tensor: Option<Box<Tensor>>,
+}
+
+/// What a framework's file tells of one tensor besides its bytes and clocks: a
+/// `.tflite` its index, shape and type; XLA's buffer assignment its shape and type;
+/// ExecuTorch's memory trace the module that computes it and the source line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Tensor {
+    /// The framework's index of the tensor (TFLite: its index in subgraph 0).
+    pub index: Option<u32>,
+    /// Its dimensions (TFLite: -1 for one unknown until run time).
+    pub shape: Option<Vec<i64>>,
+    /// Its element type as the framework names it (`int8`, `f32`).
+    pub dtype: Option<String>,
+    /// The module that computes it (ExecuTorch's `fqn`, `layer1.0.conv1`).
+    pub module: Option<String>,
+    /// Where in the model's source it is computed (ExecuTorch's `source`: the
+    /// model's own frame, `gen.py:52  x = torch.relu(self.c1(x))`).
+    pub source: Option<String>,
+}
+
+impl Tensor {
+    /// True when it tells nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Tensor::default()
+    }
 }
 
 impl Plane {
@@ -349,6 +378,7 @@ impl BufferList {
                 wrap_offset: offset,
                 wrap_size: 0,
                 label: Some(b.id.clone()),
+                tensor: None,
             });
         }
         Plan {

@@ -127,6 +127,12 @@ fn covered(plan: &Plan, planes: &[usize]) -> Bytes {
     total
 }
 
+/// The live bytes of a space whose live planes are `planes` (all of one space): the
+/// union of their parts inside the space.
+pub fn space_bytes(plan: &Plan, planes: &[usize]) -> Bytes {
+    covered(plan, planes)
+}
+
 /// A space's live bytes as `(from, to, bytes)` runs over closed clock ranges: between
 /// consecutive clocks where a plane of it is written or ends, the union of its live
 /// planes. Quadratic in the planes of one space (a few in Aidge plans, one in

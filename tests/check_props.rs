@@ -68,6 +68,7 @@ fn arb_plan() -> impl Strategy<Value = Plan> {
                     wrap_offset: offset,
                     wrap_size: wrap,
                     label: None,
+                    tensor: None,
                 });
             }
         }

@@ -471,3 +471,43 @@ fn output_into_a_closed_pipe_ends_quietly_as_head_expects() {
         "a closed pipe is neither a bug nor an error: {stderr}"
     );
 }
+
+/// Issue #39, item 8: `memplan stats` says what the file's format calls things: TFLM's
+/// arena head, buffers and operators, XLA's values and instructions; Aidge's peak,
+/// planes, spaces and steps only for Aidge's plans.
+#[test]
+fn stats_speak_the_words_of_the_files_format() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let stats = |file: &str| {
+        let out = memplan()
+            .arg("stats")
+            .arg(data.join(file))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{file}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let aidge_only = ["planes:", "spaces:", "steps:", "space "];
+    let tflm = stats("tflm/dag6.tflite");
+    let head = tflm.lines().find(|l| l.starts_with("arena head:"));
+    assert!(head.is_some_and(|l| l.ends_with(" 101376 bytes")), "{tflm}");
+    assert!(
+        tflm.contains("buffers:") && tflm.contains("operators:"),
+        "{tflm}"
+    );
+    for w in aidge_only {
+        assert!(!tflm.contains(w), "`{w}` in TFLM's stats:\n{tflm}");
+    }
+    let xla = stats("xla/cnn.cpu_after_optimizations-buffer-assignment.txt");
+    assert!(
+        xla.contains("values:") && xla.contains("instructions:"),
+        "{xla}"
+    );
+    for w in ["planes:", "steps:"] {
+        assert!(!xla.contains(w), "`{w}` in XLA's stats:\n{xla}");
+    }
+    let aidge = stats("aidge/resnet18-multi-None.json");
+    for w in ["peak:", "planes:", "spaces:", "steps:"] {
+        assert!(aidge.contains(w), "`{w}` not in Aidge's stats:\n{aidge}");
+    }
+}

@@ -67,6 +67,7 @@ fn arb_plan() -> impl Strategy<Value = Plan> {
                     wrap_offset: offset,
                     wrap_size: len - cont,
                     label: None,
+                    tensor: None,
                 });
             }
         }

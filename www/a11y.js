@@ -1,17 +1,11 @@
 // The main page for keyboards and screen readers: a polite live region that reads
-// out the plan and every selection, a visually hidden table of the buffers (the chart
-// is a picture; the table is the same data as text), and the light/dark theme toggle
-// (auto follows the system, the choice is remembered). Names reach the DOM as text.
+// out the plan and every selection, and the light/dark theme toggle (auto follows the
+// system, the choice is remembered). The chart is a picture: the same data as text is
+// the panel's table of buffers (table.js). Names reach the DOM as text.
 import { el, followTheme } from './memplan-ui.js';
 
 /**
- * Rows of the hidden table at most: past this the table is noise, not help, and its
- * layout costs every file change (2,000 rows: 0.4 s of style and layout).
- */
-const TABLE_ROWS = 250;
-
-/**
- * Installs the live region and the table after `stage`, the theme button after
+ * Installs the live region after `stage`, the theme button after
  * `anchor`; `onTheme('light' | 'dark')` is called whenever the theme drawn changes
  * (the viewer's is set here). Returns { announce(text), describe(), selected(info),
  * theme(), cycleTheme() }.
@@ -20,13 +14,7 @@ export function installA11y(viewer, stage, anchor, onTheme) {
   const live = el('div', '', 'sr');
   live.id = 'announce';
   live.setAttribute('aria-live', 'polite');
-  // The table sits in a clipped box: a table ignores `height` and `overflow`, so a
-  // table of class `sr` itself would still be as tall as its rows and scroll the page.
-  const box = el('div', undefined, 'sr');
-  const table = el('table');
-  table.id = 'buffers';
-  box.append(table);
-  stage.after(live, box);
+  stage.after(live);
 
   const themes = ['auto', 'light', 'dark'];
   // Folded behind More… on a phone, as the other view toggles (style.css).
@@ -65,10 +53,9 @@ export function installA11y(viewer, stage, anchor, onTheme) {
     live.textContent = text;
   }
 
-  /** Rebuilds the table and reads the plan's summary out (after a file change). */
+  /** Reads the plan's summary out (after a file change). */
   function describe() {
     const s = viewer.summary();
-    table.replaceChildren();
     if (!s) {
       stage.setAttribute('aria-label', 'Memory plan chart: no plan open');
       announce('No plan open');
@@ -77,26 +64,9 @@ export function installA11y(viewer, stage, anchor, onTheme) {
     const name = viewer.file_name(viewer.current());
     stage.setAttribute('aria-label', `Memory plan chart of ${name}. Arrow keys move between planes, ` +
       'Enter pins, P jumps to the peak, slash searches, Escape clears.');
-    announce(`${name}: peak ${s.peak}, ${s.bound_name.toLowerCase()} ${s.lower_bound}, ${s.planes} planes over ${s.steps} steps.`);
-    const rows = viewer.planes(TABLE_ROWS);
-    table.append(el('caption', `Buffers of ${name}` + (s.planes > rows.length ? ` (first ${rows.length} of ${s.planes})` : '')));
-    const head = el('tr');
-    for (const h of ['plane', 'size', 'address', 'live from', 'live to', 'space']) {
-      const th = el('th', h);
-      th.scope = 'col';
-      head.append(th);
-    }
-    const thead = el('thead');
-    thead.append(head);
-    const tbody = el('tbody');
-    for (const r of rows) {
-      const tr = el('tr');
-      tr.append(el('th', r.name), el('td', r.size), el('td', r.address), el('td', String(r.allocated)),
-        el('td', String(r.last_live)), el('td', `${r.space} in ${r.component}`));
-      tr.firstChild.scope = 'row';
-      tbody.append(tr);
-    }
-    table.append(thead, tbody);
+    const w = s.words;
+    announce(`${name}: ${w.peak.toLowerCase()} ${s.peak}, ${s.bound_name.toLowerCase()} ${s.lower_bound}, `
+      + `${s.planes} ${w.planes}${w.steps ? ` over ${s.steps - s.producers} ${w.steps}` : ''}.`);
   }
 
   /** Reads a selection out (or its clearing). */

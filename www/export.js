@@ -113,7 +113,10 @@ export function installExport(viewer, anchor, stage, onError) {
   });
   const tfliteRow = row(tflite);
   tfliteRow.hidden = true;
-  body.append(tfliteRow, status);
+  // A plan that needs no less than TFLM's own (the plan as loaded, or a re-plan with no
+  // gain) is not offered as a "planned" model: the model as it is does as well.
+  const tfliteNone = make('p', { className: 'muted', id: 'export-tflite-none', hidden: true });
+  body.append(tfliteRow, tfliteNone, status);
   const summary = el('summary', 'Export…', 'button');
   menu.append(summary, body);
   // The menu stays in the window: moved left from its right edge, its height bounded
@@ -160,7 +163,17 @@ export function installExport(viewer, anchor, stage, onError) {
     setEnabled(on) {
       for (const b of body.querySelectorAll('button')) b.disabled = !on;
       hint.hidden = on;
-      tfliteRow.hidden = !on || !shownModel(viewer);
+      const model = on && shownModel(viewer);
+      const gain = model ? viewer.replan_gain() : null;
+      const none = gain != null && BigInt(gain.saved) === 0n;
+      tfliteRow.hidden = !model || none;
+      tfliteNone.hidden = !model || !none;
+      if (none) {
+        tfliteNone.textContent = gain.as_loaded
+          ? 'A .tflite with a plan: Re-plan first (this is TFLM\'s own plan, which the model gets without one).'
+          : `No .tflite with this plan: its arena head is ${Number(gain.after).toLocaleString('en')} B, TFLM's own `
+            + `plan of the model ${Number(gain.before).toLocaleString('en')} B (no gain: the model as it is does as well).`;
+      }
     },
   };
 }

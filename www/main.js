@@ -4,13 +4,14 @@
 // crate's, pkg/, loads when a file, a strategy or a text export needs it), and so is
 // the list of opened files: menus carry the Viewer's file ids. Text from dumps reaches
 // the DOM only through textContent, never innerHTML.
-import init, { Viewer, companion_of, not_a_plan as notAPlan } from './pkg-lite/memplan.js';
+import init, { Viewer, companion_of, not_a_plan as notAPlan, is_tflm_allocations as isTflmAllocations } from './pkg-lite/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
 import { exportText } from './memplan-view.js';
 import { bindGestures, chartKey, el, frameLoop } from './memplan-ui.js';
 import { installExport } from './export.js';
 import { installA11y } from './a11y.js';
+import { setupTable } from './table.js';
 import { fragmentPlan, fragmentSync, readFragment } from './share.js';
 import { queryAddress } from './address.js';
 import { installEmbedApi } from './embed-api.js';
@@ -81,37 +82,31 @@ function notify(message, details = []) {
   box.hidden = !message;
 }
 
+/** A word of the file's format as a label: `buffers` → `Buffers`. */
+const cap = (w) => w[0].toUpperCase() + w.slice(1);
+
+/** A plane's details, as Rust lists them in the words of the file's format (`info.rows`). */
 function fillDetails(dl, info) {
   dl.replaceChildren();
-  const rows = [
-    ['node', info.node + (info.kind ? ` (${info.kind})` : '')],
-    ['output', String(info.output)],
-    ['offset', info.offset],
-    ['address', info.address],
-    ['size', info.size],
-    ['stride × length × count', `${info.stride} × ${info.length} × ${info.count}`],
-    ['live', `${info.allocated} → ${info.last_live}` + (info.released == null ? ' (never released)' : '')],
-    ['space', `${info.space} in ${info.component}`],
-  ];
-  if (info.wrap) rows.push(['wrapped', info.wrap]);
+  for (const { label, value } of info.rows) dl.append(el('dt', label), el('dd', value));
   if (planning.sizedByModel(viewer.current(), info.node)) {
-    rows.push(['sizes', 'from the model, not from Aidge\'s kernels (Aidge 0.10.1 cannot size this node)']);
-  }
-  for (const f of info.findings) rows.push(['problem', f]);
-  for (const [k, v] of rows) {
-    dl.append(el('dt', k), el('dd', v));
+    dl.append(el('dt', 'sizes'), el('dd', 'from the model, not from Aidge\'s kernels (Aidge 0.10.1 cannot size this node)'));
   }
 }
 
 function showPinned(info) {
   a11y.selected(info);
   const dl = $('pinned');
+  $('pinned-actions').hidden = !info;
   if (!info) {
-    dl.replaceChildren(el('dd', 'Click a plane to pin its details.', 'muted'));
+    dl.replaceChildren(el('dd', `Click a ${shown?.words.plane ?? 'plane'} to pin its details.`, 'muted'));
     return;
   }
   fillDetails(dl, info);
-  dl.prepend(el('dt', 'plane'), el('dd', info.name));
+  dl.prepend(el('dt', shown.words.plane), el('dd', info.name));
+  // From a buffer to its writer: what is live when it is written.
+  $('pinned-clock').textContent = `What is live when it is written (clock ${info.allocated})`;
+  $('pinned-clock').onclick = () => inspect(info.allocated);
 }
 
 function select(plane) {
@@ -130,9 +125,88 @@ function planeItem(text, plane, cls) {
   return li;
 }
 
-/** `55, 82, 109 … (+12 more)`: the clocks where the peak is reached. */
-function clockList(clocks, more) {
-  return clocks.join(', ') + (more ? ` … (+${count(more)} more)` : '');
+/** `13–22, 30 … (+12 more)`: the spans of clocks where the peak is held. */
+function spanList(spans, more) {
+  return spans.map(([a, b]) => (a === b ? String(a) : `${a}–${b}`)).join(', ') + (more ? ` … (+${count(more)} more)` : '');
+}
+
+/**
+ * The clock listed under "Live at", and how it was chosen: null for the peak's (the
+ * summary's), else the clock the user asked for (the chart marks it).
+ */
+let inspected = null;
+
+/** The shown file's summary (`viewer.summary()`, which costs a pass over a big plan). */
+let shown = null;
+
+/**
+ * The live list: `live` is `{ clock, title, note, rows, more, by_kind }` (the peak's,
+ * from the summary, or a clock's, `viewer.live_at`).
+ */
+function showLive(live, words) {
+  $('live-title').textContent = live.title;
+  $('live-note').textContent = live.note ?? '';
+  $('live-note').hidden = !live.note;
+  $('clock-bar').hidden = live.clock == null;
+  $('clock').value = live.clock ?? '';
+  $('clock-peak').disabled = inspected == null;
+  const list = $('live');
+  list.replaceChildren();
+  for (const row of live.rows) {
+    const text = `${row.name} — ${row.size}` + (row.sets_peak ? ' · sets the peak' : '');
+    list.append(planeItem(text, row.plane, row.sets_peak ? 'top' : undefined));
+  }
+  if (live.more) list.append(el('li', `… and ${count(live.more)} more ${words.planes}`, 'muted'));
+  // Bytes by operator type (the writers' steps' types), when the plan knows types.
+  const kinds = $('kinds');
+  kinds.replaceChildren(...live.by_kind.map((k) => {
+    const li = el('li');
+    const bar = el('span', undefined, 'kind-bar');
+    bar.style.width = `${Math.max(1, k.percent)}%`;
+    li.append(el('span', `${k.kind} — ${k.bytes} · ${k.share} (${count(k.count)})`), bar);
+    return li;
+  }));
+  kinds.hidden = live.by_kind.length === 0;
+  $('kinds-title').hidden = kinds.hidden;
+  $('kinds-title').textContent = `Bytes by operator type at clock ${live.clock}`;
+}
+
+/** Lists what is live at clock `t` and marks it on the chart. */
+function inspect(t) {
+  const s = shown;
+  if (!s || !Number.isFinite(t)) return;
+  const live = viewer.live_at(Math.max(0, Math.trunc(t)));
+  inspected = live.clock;
+  const w = s.words;
+  const peak = peakLive(s);
+  const note = [live.step && `${w.node}: ${live.step}`, `${live.bytes} live`].filter(Boolean).join(' · ');
+  showLive({
+    ...live,
+    title: `Live at clock ${live.clock}` + (peak?.clock === live.clock ? ' (the peak)' : ''),
+    note,
+  }, w);
+  redraw();
+}
+
+/** What is live at the peak, from the summary: over all memories, or in the one. */
+function peakLive(s) {
+  const m = s.memories;
+  if (m) {
+    return { clock: m.live_peak_clock, rows: m.live_at_peak, more: 0, by_kind: m.by_kind,
+      title: m.live_peak_clock == null ? 'Live at the peak' : `Live at clock ${m.live_peak_clock} (the peak, all memories)` };
+  }
+  const lane = s.lanes[0];
+  const clock = lane?.live_clock ?? lane?.busiest_clock;
+  return { clock, rows: lane?.live_at_peak ?? [], more: 0, by_kind: lane?.by_kind ?? [],
+    title: clock == null ? 'Live at the peak' : `Live at clock ${clock} (the peak)` };
+}
+
+/** Back to what is live at the peak; the chart marks no clock. */
+function showPeak() {
+  inspected = null;
+  viewer.clear_clock();
+  if (shown) showLive(peakLive(shown), shown.words);
+  redraw();
 }
 
 function refreshPanel() {
@@ -152,20 +226,24 @@ function refreshPanel() {
   $('empty').hidden = cur != null;
   exporter.setEnabled(cur != null);
   const s = viewer.summary();
+  shown = s;
   $('title').textContent = cur == null ? 'No plan' : viewer.file_name(cur);
   const stats = $('stats');
   stats.replaceChildren();
-  const live = $('live');
-  live.replaceChildren();
   const findings = $('findings');
   findings.replaceChildren();
   showPinned(null);
+  table.refresh(s?.words);
+  inspected = null;
+  $('help').hidden = !s;
   if (!s) {
     // Nothing open (the last file was closed).
-    $('live-title').textContent = 'Live at the peak';
+    showLive({ clock: null, title: 'Live at the peak', rows: [], more: 0, by_kind: [] }, {});
     a11y.describe();
     return;
   }
+  const w = s.words;
+  $('help-text').textContent = w.help;
   // Several memories (XLA, ExecuTorch, IREE): the headline is what they need together,
   // the sum of their peaks, named as the framework names it when it is its figure
   // (XLA's Total bytes); then the framework's own peak of live bytes, and memplan's
@@ -181,19 +259,20 @@ function refreshPanel() {
     ['Lower bound', `${m.lower_bound} (sum of the memories')`],
     ['Efficiency', m.efficiency],
   ] : [
-    ['Peak', s.peak, 'peak'],
+    [w.peak, s.peak, 'peak'],
     // A schedule's plan is one layout of it: its bound is that layout's (best can go under).
     [s.bound_name, s.lower_bound, 'bound'],
     ['Efficiency', s.efficiency],
   ];
-  rows.push(
-    ['Planes', count(s.planes)],
-    ['Spaces', count(s.spaces)],
-    // Producers (weights, inputs) are steps without a clock of their own: a JSON export
-    // lists them, a log does not; the steps counted are the scheduled ones in both.
-    ['Steps', count(s.steps - s.producers)],
-  );
-  if (s.producers) rows.push(['Producers', `${count(s.producers)} (weights, inputs: no clock of their own)`]);
+  // Counted in the words of the file's format (formats::words): Aidge's planes, spaces
+  // and steps; TFLM's buffers and operators; XLA's values and instructions.
+  rows.push([cap(w.planes), count(s.planes)]);
+  // Spaces say something where tensors share one (Aidge's in-place and wrap-around).
+  if (w.spaces && (w.geometry || s.spaces !== s.planes)) rows.push([cap(w.spaces), count(s.spaces)]);
+  // Producers (weights, inputs) are steps without a clock of their own: a JSON export
+  // lists them, a log does not; the steps counted are the scheduled ones in both.
+  if (w.steps) rows.push([cap(w.steps), count(s.steps - s.producers)]);
+  if (w.producers && s.producers) rows.push(['Producers', `${count(s.producers)} (weights, inputs: no clock of their own)`]);
   for (const lane of s.lanes) {
     if (s.lanes.length > 1) rows.push([`Peak of ${lane.name}`, lane.peak]);
     if (lane.capacity != null) {
@@ -201,11 +280,16 @@ function refreshPanel() {
       rows.push([s.lanes.length > 1 ? `Capacity of ${lane.name}` : 'Capacity', `${lane.capacity}: ${verdict}`, lane.fits ? 'good' : 'bad']);
     }
   }
+  // A .tflite with TFLM's print_allocations() output opened beside it: the arena size
+  // to set, its head (this plan's) plus the output's tail (formats::tflm::arena_size).
+  const arena = arenaSize();
+  if (arena) rows.push(['kTensorArenaSize', arena.text, arena.error ? 'arena-size-error' : 'arena-size']);
   // Two different clocks: where the arena's top is reached (what it must hold), and
   // where the most bytes are live (the lower bound); a hole can put the first later.
   const peakLane = m ? null : s.lanes[0];
-  if (peakLane && peakLane.peak_clocks.length) {
-    rows.push(['Peak reached at clock', clockList(peakLane.peak_clocks, peakLane.peak_clocks_more), 'peak-clock']);
+  if (peakLane && peakLane.peak_spans.length) {
+    const one = peakLane.peak_spans.length === 1 && peakLane.peak_spans[0][0] === peakLane.peak_spans[0][1];
+    rows.push([`${w.peak} reached at clock${one ? '' : 's'}`, spanList(peakLane.peak_spans, peakLane.peak_spans_more), 'peak-clock']);
   }
   if (peakLane && peakLane.busiest_clock != null) {
     rows.push(['Most live bytes', `${peakLane.lower_bound} at clock ${peakLane.busiest_clock}`, 'busiest-clock']);
@@ -216,12 +300,7 @@ function refreshPanel() {
     else if (tag) dd.id = tag;
     stats.append(el('dt', k), dd);
   }
-  const at = m ? m.live_peak_clock : peakLane?.live_clock ?? peakLane?.busiest_clock;
-  $('live-title').textContent = at == null ? 'Live at the peak' : `Live at clock ${at} (the peak${m ? ', all memories' : ''})`;
-  for (const row of m ? m.live_at_peak : peakLane ? peakLane.live_at_peak : []) {
-    const text = `${row.name} — ${row.size}` + (row.sets_peak ? ' · sets the peak' : '');
-    live.append(planeItem(text, row.plane, row.sets_peak ? 'top' : undefined));
-  }
+  showLive(peakLive(s), w);
   if (s.findings.length === 0) {
     findings.append(el('li', 'No problem found: no live planes of different spaces overlap.'));
   }
@@ -231,6 +310,15 @@ function refreshPanel() {
   if (s.findings_omitted) findings.append(el('li', `… and ${s.findings_omitted} more`, 'bad'));
   a11y.describe();
 }
+
+// The table of every buffer (table.js); a row pins its plane.
+const table = setupTable(viewer, select);
+
+// Any clock: typed, stepped, or back to the peak (clicks on the chart: bindGestures below).
+$('clock').addEventListener('change', (e) => inspect(Number(e.target.value)));
+$('clock-prev').addEventListener('click', () => inspect(Number($('clock').value) - 1));
+$('clock-next').addEventListener('click', () => inspect(Number($('clock').value) + 1));
+$('clock-peak').addEventListener('click', showPeak);
 
 // Reading, parsing and planning run in a Web Worker (strategy.js, worker.js).
 const planning = setupPlanning({
@@ -276,9 +364,14 @@ async function openFiles(files) {
   const skipped = [];
   const single = [];
   for (const item of items.filter((i) => !paired.has(i))) {
-    const what = item.source.size <= SIBLING_MAX
-      ? notAPlan(item.name, new Uint8Array(await item.source.arrayBuffer())) : null;
-    if (what) skipped.push({ name: item.name, what }); else single.push(item);
+    const bytes = item.source.size <= SIBLING_MAX ? new Uint8Array(await item.source.arrayBuffer()) : null;
+    const what = bytes && notAPlan(item.name, bytes);
+    if (what && isTflmAllocations(bytes)) {
+      // Kept: the panel says the kTensorArenaSize of the .tflite it belongs to.
+      allocations.unshift({ name: item.name, text: new TextDecoder().decode(bytes) });
+      skipped.push({ name: item.name, what: `${what}. Kept: its tail sizes the arena of its model's .tflite `
+        + '(kTensorArenaSize, in the panel)' });
+    } else if (what) skipped.push({ name: item.name, what }); else single.push(item);
   }
   // The notice of the plans opened names the others too (with the readers' warnings).
   const ids = single.length ? await planning.open(single, skipped) : [];
@@ -290,6 +383,8 @@ async function openFiles(files) {
       : ` The chart still shows ${sampleIds.includes(cur) ? 'the sample' : 'the plan'} “${viewer.file_name(cur)}”.`;
     notify(skipped.map((s) => `${s.name}: ${s.what}: not a plan, so nothing to show.`).join('\n') + still);
     if (!errors.length) clearError();
+    // A print_allocations() output kept: the panel says the arena size to set.
+    refreshPanel();
   }
   if (errors.length) showError(errors.join('\n'));
   // Nothing of the drop opened: the plan still drawn under the error must not pass
@@ -301,6 +396,24 @@ async function openFiles(files) {
   }
   if (ids.length && pendingLink) await applyLink(ids);
   return ids;
+}
+
+/**
+ * TFLM's print_allocations() outputs opened (`{ name, text }`): their tail sizes the
+ * arena of the .tflite models shown (`Viewer.tflm_arena`, which tells a model's own
+ * output by its head).
+ */
+const allocations = [];
+
+/** What the shown .tflite plan needs as kTensorArenaSize (`{ size, text, error }`), or null. */
+function arenaSize() {
+  let found = null;
+  for (const a of allocations) {
+    const r = viewer.tflm_arena(a.text);
+    if (r && !r.error) return { ...r, text: `${r.text} (${a.name})` };
+    found ??= r && { ...r, text: `${a.name}: ${r.text}` };
+  }
+  return found;
 }
 
 /** Files larger than this are not checked for being a dump's non-plan sibling. */
@@ -487,21 +600,37 @@ $('search').addEventListener('keydown', (e) => {
 
 // Pointer: hover tooltip, click to pin, drag to pan, wheel to zoom, double-click to fit.
 function showTooltip(info, x, y) {
-  if (!info) {
-    tooltip.hidden = true;
-    return;
-  }
   tooltip.replaceChildren(el('div', info.name, 'name'));
   const dl = el('dl');
   fillDetails(dl, info);
   tooltip.append(dl);
   tooltip.hidden = false;
+  placeTooltip(x, y);
+}
+
+/** Puts the tooltip beside `(x, y)`, inside the stage. */
+function placeTooltip(x, y) {
   const w = stage.clientWidth;
   const h = stage.clientHeight;
   const tw = tooltip.offsetWidth;
   const th = tooltip.offsetHeight;
   tooltip.style.left = `${Math.min(x + 14, Math.max(0, w - tw - 4))}px`;
   tooltip.style.top = `${y + 14 + th > h ? Math.max(0, y - th - 10) : y + 14}px`;
+}
+
+/** Over no plane: the clock under the pointer, what runs then and what is live. */
+function showClockTip(c, x, y) {
+  if (!c) {
+    tooltip.hidden = true;
+    return;
+  }
+  tooltip.replaceChildren(el('div', `clock ${c.clock}`, 'name'));
+  const dl = el('dl');
+  if (c.step) dl.append(el('dt', c.step_word), el('dd', c.step));
+  dl.append(el('dt', 'live'), el('dd', c.live), el('dt', ''), el('dd', 'click: what is live then', 'muted'));
+  tooltip.append(dl);
+  tooltip.hidden = false;
+  placeTooltip(x, y);
 }
 bindGestures(canvas, {
   down: () => stage.focus(),
@@ -511,10 +640,20 @@ bindGestures(canvas, {
     redraw();
   },
   hover: (x, y) => {
-    showTooltip(viewer.hover(x, y), x, y);
+    const info = viewer.hover(x, y);
+    if (info) showTooltip(info, x, y); else showClockTip(viewer.clock_under(x, y), x, y);
     redraw();
   },
-  click: (x, y) => showPinned(viewer.click(x, y)),
+  // A plane pins it; elsewhere over a lane, its live strip or the clock axis, the
+  // clock there is listed (what is live then) and marked.
+  click: (x, y) => {
+    const info = viewer.click(x, y);
+    showPinned(info);
+    if (!info) {
+      const c = viewer.clock_under(x, y);
+      if (c) inspect(c.clock);
+    }
+  },
   up: redraw,
   leave: () => {
     tooltip.hidden = true;
@@ -636,6 +775,7 @@ window.__memplan = {
   files: () => Array.from(viewer.files(), (id) => viewer.file_name(id)),
   idOf,
   report: (name) => viewer.report(idOf(name)),
+  inspect,
   renderNow: () => { viewer.render(); return viewer.frame(); },
   exportText: (format) => exportText(viewer, format),
   planning,

@@ -102,27 +102,40 @@ pub(super) fn stats(a: StatsArgs) -> Result<u8> {
         println!("{value}");
         return Ok(OK);
     }
-    println!("file:         {} ({})", display(&a.file), doc.format);
-    println!("peak:         {} bytes", s.peak);
+    // In the words of the file's format, as the page's panel says it.
+    let words = doc.words();
+    let line = |label: &str, value: String| println!("{:<13} {value}", format!("{label}:"));
+    line("file", format!("{} ({})", display(&a.file), doc.format));
+    line(&words.peak.to_lowercase(), format!("{} bytes", s.peak));
     match scope {
-        planning::BoundScope::Placements => println!("lower bound:  {} bytes", s.lower_bound),
-        planning::BoundScope::Layout => println!(
-            "layout bound: {} bytes (of this plan's spaces; another layout of the schedule can \
-             need less: memplan plan --strategy best)",
-            s.lower_bound
+        planning::BoundScope::Placements => line("lower bound", format!("{} bytes", s.lower_bound)),
+        planning::BoundScope::Layout => line(
+            "layout bound",
+            format!(
+                "{} bytes (of this plan's spaces; another layout of the schedule can need less: \
+                 memplan plan --strategy best)",
+                s.lower_bound
+            ),
         ),
     }
-    println!("efficiency:   {:.2} %", s.efficiency * 100.0);
-    println!("planes:       {}", s.planes);
-    println!("spaces:       {}", s.spaces);
-    println!("steps:        {}", s.steps);
+    line("efficiency", format!("{:.2} %", s.efficiency * 100.0));
+    line(words.planes, s.planes.to_string());
+    if let Some(spaces) = words.spaces {
+        line(spaces, s.spaces.to_string());
+    }
+    if let Some(steps) = words.steps {
+        line(steps, s.steps.to_string());
+    }
     for c in &s.components {
         let Some(t) = c.peak_clock else { continue };
         let top: Vec<String> = c
             .live_at_peak
             .iter()
             .take(5)
-            .map(|l| format!("space {} ({} B)", l.space, l.size))
+            .map(|l| {
+                let what = words.space.unwrap_or(words.plane);
+                format!("{what} {} ({} B)", l.space, l.size)
+            })
             .collect();
         let more = c.live_at_peak.len().saturating_sub(5);
         let more = if more > 0 {
@@ -131,8 +144,9 @@ pub(super) fn stats(a: StatsArgs) -> Result<u8> {
             String::new()
         };
         println!(
-            "{}: peak {} B, {} {} B at clock {t}: {}{more}",
+            "{}: {} {} B, {} {} B at clock {t}: {}{more}",
             c.name,
+            words.peak.to_lowercase(),
             c.peak,
             scope.name(),
             c.lower_bound,

@@ -72,11 +72,12 @@ pub fn render(a: RenderArgs) -> Result<u8> {
         .ok_or_else(|| Error::whole(format!("--theme `{}`: expected light or dark", a.theme)))?;
     let doc = super::commands::read(&a.file, &a.dims)?;
     let plan = super::commands::resolve(&a.file, &doc)?;
+    // In the words of the file's format, as the page draws it.
+    let mut chart = Chart::new(plan).with_words(doc.words());
     // A buffer list's capacity (MiniMalloc's file names) drawn as the page draws it.
-    let mut chart = match doc.buffers.as_ref().and_then(|b| b.capacity) {
-        Some(capacity) => Chart::new(plan).with_capacity(0, capacity),
-        None => Chart::new(plan),
-    };
+    if let Some(capacity) = doc.buffers.as_ref().and_then(|b| b.capacity) {
+        chart = chart.with_capacity(0, capacity);
+    }
     // The bound named for what it is, as the page names it.
     if crate::planning::bound_scope(&doc) == crate::planning::BoundScope::Layout {
         chart = chart.with_layout_bound();

@@ -478,6 +478,7 @@ fn rebuild(steps: Vec<Step>, records: &[Record]) -> Plan {
                 wrap_offset,
                 wrap_size,
                 label: None,
+                tensor: None,
             }
         })
         .collect();

@@ -147,6 +147,7 @@ pub fn read(text: &str) -> Result<(Plan, Vec<String>)> {
             wrap_offset: p.wrap_offset,
             wrap_size: p.wrap_size,
             label: None,
+            tensor: None,
         });
     }
     let mut plan = Plan {

@@ -12,7 +12,7 @@
 
 use super::memplan_json::from_json;
 use super::placed::{Placed, Value};
-use crate::model::{Bytes, Component};
+use crate::model::{Bytes, Component, Tensor};
 use crate::{Error, Result};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
@@ -64,6 +64,44 @@ struct Event {
 struct Args {
     #[serde(default)]
     op_name: Option<String>,
+    /// The module that computes the tensor (`c1`, `layer1.0.conv1`), empty for none.
+    #[serde(default)]
+    fqn: Option<String>,
+    /// The Python stack that computes it, the model's own frame first (`None` for none).
+    #[serde(default)]
+    source: Option<String>,
+}
+
+impl Args {
+    /// The module and the model's own source line, when the trace names them.
+    fn tensor(&self) -> Option<Tensor> {
+        let module = self.fqn.as_deref().map(str::trim).filter(|m| !m.is_empty());
+        let source = self.source.as_deref().and_then(first_frame);
+        (module.is_some() || source.is_some()).then(|| Tensor {
+            module: module.map(str::to_owned),
+            source,
+            ..Tensor::default()
+        })
+    }
+}
+
+/// The first frame of a Python stack as `file.py:LINE  code`: from
+/// `File "/path/gen.py", line 52, in forward\n    x = torch.relu(self.c1(x))\n  File …`,
+/// `gen.py:52  x = torch.relu(self.c1(x))`. None for `None` or anything else.
+fn first_frame(stack: &str) -> Option<String> {
+    let mut lines = stack.lines();
+    let head = lines.next()?.trim().strip_prefix("File \"")?;
+    let (path, rest) = head.split_once('"')?;
+    let line = rest.strip_prefix(", line ")?.split(',').next()?.trim();
+    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let code = lines
+        .next()
+        .map(str::trim)
+        .filter(|c| !c.starts_with("File \""));
+    Some(match code {
+        Some(code) if !code.is_empty() => format!("{file}:{line}  {code}"),
+        _ => format!("{file}:{line}"),
+    })
 }
 
 /// A tensor's identity in the trace: `(pid, name, ts, dur)`.
@@ -113,8 +151,12 @@ pub fn read(text: &str) -> Result<(Placed, Vec<String>)> {
     tensors.sort_by_key(|(_, (first, _))| *first);
     let mut outputs: HashMap<(u64, &str), usize> = HashMap::new();
     let mut named: HashMap<u64, &str> = HashMap::new();
-    for (key, (_, tids)) in tensors {
+    for (key, (first_event, tids)) in tensors {
         let (pid, name, ts, dur) = *key;
+        let tensor = trace.events[*first_event]
+            .args
+            .as_ref()
+            .and_then(Args::tensor);
         let k = outputs.entry((pid, name)).or_default();
         *k += 1;
         let label = if *k == 1 {
@@ -135,6 +177,7 @@ pub fn read(text: &str) -> Result<(Placed, Vec<String>)> {
                 size: dur,
                 first,
                 last,
+                tensor: tensor.clone(),
             });
         }
     }

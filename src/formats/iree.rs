@@ -104,6 +104,7 @@ pub fn read(text: &str) -> Result<(Placed, Vec<String>)> {
                 size: align(slice.size, range_alignment),
                 first: base + slice.first,
                 last: base + slice.last,
+                tensor: None,
             });
         }
         base += pack.slices.iter().map(|s| s.last + 1).max().unwrap_or(0);

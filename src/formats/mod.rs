@@ -24,6 +24,7 @@ pub mod tflite;
 pub mod tflm;
 pub mod vela;
 pub mod wire;
+pub mod words;
 pub mod xla;
 
 use crate::model::{BufferList, Bytes, Plan};
@@ -111,6 +112,23 @@ pub struct OwnFigures {
 }
 
 impl Document {
+    /// What this document's format calls the things memplan shows ([`words`]): a
+    /// memplan JSON holding only a buffer list is a buffer list.
+    pub fn words(&self) -> &'static words::Words {
+        match self.format {
+            Format::Memplan if self.plan.is_none() && self.schedule.is_none() => {
+                &words::BUFFER_LIST
+            }
+            Format::Memplan => &words::MEMPLAN,
+            Format::AidgeLog(_) | Format::AidgePlanes | Format::Onnx => &words::AIDGE,
+            Format::Csv => &words::BUFFER_LIST,
+            Format::TflmPlan | Format::Tflite => &words::TFLM,
+            Format::Xla => &words::XLA,
+            Format::ExecuTorch => &words::EXECUTORCH,
+            Format::Iree => &words::IREE,
+        }
+    }
+
     /// A memplan JSON document holding only `plan` (what `memplan plan` writes).
     pub fn of_plan(plan: Plan) -> Self {
         Document::plan(Format::Memplan, plan)

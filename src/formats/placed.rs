@@ -14,7 +14,7 @@
 //!   array is sized by a raw clock value.
 
 use super::MAX_CLOCK;
-use crate::model::{Bytes, Clock, Component, Plan, Plane, Space, Step};
+use crate::model::{Bytes, Clock, Component, Plan, Plane, Space, Step, Tensor};
 
 /// One tensor as the framework placed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +28,8 @@ pub struct Value {
     pub first: u64,
     /// Last live clock, inclusive (`>= first`).
     pub last: u64,
+    /// What the dump tells of the tensor besides (its shape, its module), if anything.
+    pub tensor: Option<Tensor>,
 }
 
 /// A framework's plan as its reader found it.
@@ -103,6 +105,7 @@ pub fn to_plan(placed: &Placed) -> Plan {
                 wrap_offset: v.offset,
                 wrap_size: 0,
                 label: Some(v.name.clone()),
+                tensor: v.tensor.clone().map(Box::new),
             });
         }
     }
@@ -229,6 +232,7 @@ mod tests {
             size,
             first,
             last,
+            tensor: None,
         }
     }
 

@@ -342,6 +342,83 @@ pub fn allocations_summary(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// The arena figures of TFLM's `print_allocations()` output: the head (the planned
+/// tensors and scratch buffers), the tail (persistent data: TFLM's structs, the
+/// quantization data, kernels' persistent buffers) and their total, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Allocations {
+    pub head: Bytes,
+    pub tail: Bytes,
+    pub total: Bytes,
+}
+
+/// The head, tail and total of `print_allocations()` output, when it prints all three
+/// (a cut output without its tail cannot size an arena).
+pub fn allocations(text: &str) -> Option<Allocations> {
+    let (mut head, mut tail, mut total) = (None, None, None);
+    for line in text.lines().take(64) {
+        let Some(at) = line.find("[RecordingMicroAllocator] Arena allocation ") else {
+            continue;
+        };
+        let rest = &line[at + 43..];
+        let Some((what, n)) = rest.split_once(' ') else {
+            continue;
+        };
+        let n: Option<Bytes> = n
+            .trim()
+            .strip_suffix("bytes")
+            .and_then(|n| n.trim().parse().ok());
+        match what {
+            "head" => head = n,
+            "tail" => tail = n,
+            "total" => total = n,
+            _ => {}
+        }
+    }
+    let (head, tail) = (head?, tail?);
+    Some(Allocations {
+        head,
+        tail,
+        total: total.unwrap_or(head.saturating_add(tail)),
+    })
+}
+
+/// The byte alignment TFLM gives the arena's start (`MicroArenaBufferAlignment()`): a
+/// `tensor_arena` array not aligned to it loses up to this minus one bytes.
+pub const ARENA_ALIGNMENT: Bytes = 16;
+
+/// The `kTensorArenaSize` to set for a model whose plan has arena head `head`, told by
+/// its `print_allocations()` output `a`; `model_head` is the head of TFLM's own plan
+/// of the model (as loaded), which the output's head must be, or the output is of
+/// another model (or another build) and its tail says nothing of this one: then the
+/// error says so.
+pub fn arena_size(a: &Allocations, model_head: Bytes, head: Bytes) -> Result<(Bytes, String)> {
+    if a.head != model_head {
+        return Err(Error::whole(format!(
+            "print_allocations() says arena head {} bytes, TFLM's plan of this model {} bytes: \
+             it is the output of another model (or build), so its tail ({} bytes) is not \
+             this model's",
+            a.head, model_head, a.tail
+        )));
+    }
+    let size = head.saturating_add(a.tail);
+    let what = if head == model_head {
+        "TFLM's own plan"
+    } else {
+        "this plan"
+    };
+    Ok((
+        size,
+        format!(
+            "set kTensorArenaSize to {size} bytes: arena head {head} ({what}) + tail {} \
+             (print_allocations()), with the array aligned to {ARENA_ALIGNMENT} bytes \
+             (alignas({ARENA_ALIGNMENT}); else up to {} more)",
+            a.tail,
+            ARENA_ALIGNMENT - 1
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,5 +469,31 @@ mod tests {
             [ordinal(9), ordinal(10), ordinal(36), ordinal(62)],
             ['9', 'a', 'A', '0']
         );
+    }
+
+    #[test]
+    fn print_allocations_sizes_the_arena_of_its_model_only() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/tflm/dag6.allocations.txt"
+        ))
+        .unwrap();
+        let a = allocations(&text).unwrap();
+        assert_eq!((a.head, a.tail, a.total), (101_376, 4_304, 105_680));
+        let (size, says) = arena_size(&a, 101_376, 101_376).unwrap();
+        assert_eq!(size, 105_680);
+        assert!(says.contains("kTensorArenaSize to 105680 bytes"), "{says}");
+        let (size, says) = arena_size(&a, 101_376, 90_000).unwrap();
+        assert_eq!(size, 94_304);
+        assert!(says.contains("(this plan)"), "{says}");
+        let e = arena_size(&a, 100_000, 100_000).unwrap_err().to_string();
+        assert!(e.contains("another model"), "{e}");
+        // Without its tail (a cut output), nothing to size with.
+        let cut: String = text
+            .lines()
+            .filter(|l| !l.contains(" tail "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(allocations(&cut), None);
     }
 }

@@ -22,12 +22,13 @@
 //! offset and the field.
 
 use crate::check::{self, Problem, ProblemKind, Report};
-use crate::model::{Clock, Component, Plan, Plane, Space, Step};
+use crate::model::{Clock, Component, Plan, Plane, Space, Step, Tensor};
 use crate::stats::{ComponentStats, LiveSpace, Stats};
 use crate::{Error, Result};
 
-/// `MPW` + format version 3 (1 had no stats and report, 2 no `Plan::reordered`).
-const MAGIC: &[u8; 4] = b"MPW\x03";
+/// `MPW` + format version 4 (1 had no stats and report, 2 no `Plan::reordered`, 3 no
+/// tensors).
+const MAGIC: &[u8; 4] = b"MPW\x04";
 
 /// The checker's problem kinds in declaration order: a kind's tag on the wire is
 /// `kind as usize`, its index here.
@@ -106,12 +107,13 @@ pub fn encode(plan: &Plan, stats: &Stats, report: &Report) -> Vec<u8> {
         ] {
             w.u(v);
         }
-        match &p.label {
-            None => w.u(0),
-            Some(l) => {
-                w.u(1);
-                w.s(l);
-            }
+        // Bit 0: a label follows; bit 1: a tensor's facts follow.
+        w.u(u64::from(p.label.is_some()) | u64::from(p.tensor.is_some()) << 1);
+        if let Some(l) = &p.label {
+            w.s(l);
+        }
+        if let Some(t) = &p.tensor {
+            w.tensor(t);
         }
     }
     w.stats(stats);
@@ -252,6 +254,31 @@ impl Writer {
     fn s(&mut self, s: &str) {
         self.u(s.len() as u64);
         self.0.extend_from_slice(s.as_bytes());
+    }
+    fn opt_s(&mut self, s: Option<&str>) {
+        match s {
+            None => self.u(0),
+            Some(s) => {
+                self.u(1);
+                self.s(s);
+            }
+        }
+    }
+    fn tensor(&mut self, t: &Tensor) {
+        self.opt(t.index.map(u64::from));
+        match &t.shape {
+            None => self.u(0),
+            Some(dims) => {
+                self.u(dims.len() as u64 + 1);
+                for &d in dims {
+                    // Zigzag: TFLite's unknown dimension is -1.
+                    self.u(((d << 1) ^ (d >> 63)) as u64);
+                }
+            }
+        }
+        self.opt_s(t.dtype.as_deref());
+        self.opt_s(t.module.as_deref());
+        self.opt_s(t.source.as_deref());
     }
     fn list(&mut self, v: &[usize]) {
         self.u(v.len() as u64);
@@ -469,7 +496,7 @@ impl Reader<'_> {
 
     #[inline]
     fn plane(&mut self) -> Result<Plane> {
-        Ok(Plane {
+        let mut p = Plane {
             node: self.index("planes.node")?,
             index: self.index("planes.index")?,
             space: self.index("planes.space")?,
@@ -483,12 +510,64 @@ impl Reader<'_> {
             cont_size: self.u("planes.cont_size")?,
             wrap_offset: self.u("planes.wrap_offset")?,
             wrap_size: self.u("planes.wrap_size")?,
-            label: match self.u("planes.label")? {
-                0 => None,
-                1 => Some(self.s("planes.label")?),
-                v => return Err(self.error("planes.label", &format!("bad tag {v}"))),
-            },
+            label: None,
+            tensor: None,
+        };
+        // Bit 0: a label follows; bit 1: a tensor's facts follow.
+        let tag = self.u("planes.label")?;
+        if tag > 3 {
+            return Err(self.error("planes.label", &format!("bad tag {tag}")));
+        }
+        if tag & 1 == 1 {
+            p.label = Some(self.s("planes.label")?);
+        }
+        if tag & 2 == 2 {
+            p.tensor = Some(Box::new(self.tensor()?));
+        }
+        Ok(p)
+    }
+
+    fn tensor(&mut self) -> Result<Tensor> {
+        let index = match self.opt("planes.tensor.index")? {
+            None => None,
+            Some(v) => Some(
+                u32::try_from(v).map_err(|_| self.error("planes.tensor.index", "beyond 2^32"))?,
+            ),
+        };
+        let shape = match self.u("planes.tensor.shape")? {
+            0 => None,
+            n => {
+                let n = usize::try_from(n - 1).unwrap_or(usize::MAX);
+                let left = self.bytes.len() - self.at;
+                if n > left {
+                    return Err(self.error(
+                        "planes.tensor.shape",
+                        &format!("{n} dimensions cannot fit in the {left} bytes left"),
+                    ));
+                }
+                let mut dims = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let z = self.u("planes.tensor.shape")?;
+                    dims.push((z >> 1) as i64 ^ -((z & 1) as i64));
+                }
+                Some(dims)
+            }
+        };
+        Ok(Tensor {
+            index,
+            shape,
+            dtype: self.opt_s("planes.tensor.dtype")?,
+            module: self.opt_s("planes.tensor.module")?,
+            source: self.opt_s("planes.tensor.source")?,
         })
+    }
+
+    fn opt_s(&mut self, field: &str) -> Result<Option<String>> {
+        match self.u(field)? {
+            0 => Ok(None),
+            1 => self.s(field).map(Some),
+            v => Err(self.error(field, &format!("bad tag {v}"))),
+        }
     }
 
     /// A list of indices below `bound` (planes or spaces of the plan).
@@ -635,6 +714,13 @@ mod tests {
         plan.spaces[1].released = None;
         plan.spaces[1].has_deps = true;
         plan.planes[0].label = None;
+        plan.planes[0].tensor = Some(Box::new(Tensor {
+            index: Some(7),
+            shape: Some(vec![1, -1, 96, i64::MIN, i64::MAX]),
+            dtype: Some("int8".into()),
+            module: None,
+            source: Some("gen.py:52".into()),
+        }));
         plan.planes[1].wrap_size = 7;
         plan.steps[1].clock = None;
         plan.steps[2].kind = "Conv".into();

@@ -28,7 +28,7 @@
 
 use super::clip;
 use super::placed::{Placed, Value};
-use crate::model::{Bytes, Component};
+use crate::model::{Bytes, Component, Tensor};
 use crate::{Error, Result};
 use std::collections::HashMap;
 
@@ -91,6 +91,8 @@ struct AssignedValue {
     key: String,
     offset: Bytes,
     size: Bytes,
+    /// Its shape and element type (`f32[2,32,32,3]`), when an array's.
+    tensor: Option<Tensor>,
 }
 
 /// The `BufferAssignment:` section of a dump.
@@ -344,6 +346,7 @@ pub fn build(assignment: &Assignment, live: &LiveRanges) -> (Placed, Vec<String>
                 size: v.size,
                 first,
                 last,
+                tensor: v.tensor.clone(),
             });
         }
     }
@@ -484,6 +487,32 @@ fn value(rest: &str) -> Result<AssignedValue, (usize, String)> {
         key,
         size: number(size).map_err(|m| (column + 6, m))?,
         offset: number(offset).map_err(|m| (column + 6 + size.len() + 8, m))?,
+        tensor: tail
+            .split_once("): ")
+            .and_then(|(_, shape)| array_shape(shape)),
+    })
+}
+
+/// An array's element type and dimensions from XLA's shape text, `f32[2,32,32,3]{3,2,1,0}`
+/// (the layout after `{` left out); None for a tuple, a token or a dynamic dimension.
+fn array_shape(text: &str) -> Option<Tensor> {
+    let text = text.trim();
+    let text = text.split_once('{').map_or(text, |(shape, _)| shape);
+    let (dtype, dims) = text.strip_suffix(']')?.split_once('[')?;
+    if dtype.is_empty() || !dtype.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let dims = match dims {
+        "" => Vec::new(),
+        _ => dims
+            .split(',')
+            .map(|d| d.trim().parse().ok())
+            .collect::<Option<Vec<i64>>>()?,
+    };
+    Some(Tensor {
+        shape: Some(dims),
+        dtype: Some(dtype.to_owned()),
+        ..Tensor::default()
     })
 }
 

@@ -43,6 +43,7 @@ impl MemoryManager {
                     wrap_offset: g.wrap_offset,
                     wrap_size: g.wrap_size,
                     label: None,
+                    tensor: None,
                 });
             }
         }

@@ -7,6 +7,7 @@
 
 use super::palette;
 use crate::check::{self, Report};
+use crate::formats::words::{self, Words};
 use crate::model::{Bytes, Clock, Plan, Step, AIDGE_DEFAULT_CAPACITY};
 use crate::stats::{self, Stats};
 use std::borrow::Cow;
@@ -96,6 +97,48 @@ pub struct Chart {
     /// The plan's lower bound is its layout's only (a plan of a schedule, whose other
     /// layouts can need fewer bytes): drawn and listed as "Layout bound".
     layout_bound: bool,
+    /// What the file's format calls things ([`Chart::with_words`]).
+    words: &'static Words,
+    /// `(clock, step)` of every step with a clock, by clock (the first step of a
+    /// clock first): what runs at a clock ([`Chart::step_at`]).
+    clock_steps: Vec<(Clock, usize)>,
+    /// The start most plane names share ([`dominant_prefix`]), which labels leave out.
+    name_prefix: String,
+}
+
+/// What separates the tokens of a framework's names (`layer1_0/conv1`, `a.b;c:0`).
+pub const SEPARATORS: [char; 6] = ['/', '_', '.', ';', ':', '-'];
+
+/// Plane names looked at for their [`dominant_prefix`], at most (evenly spread).
+const PREFIX_SAMPLE: usize = 2048;
+
+/// The longest start, whole tokens ending in a separator, that at least half of
+/// `names` share with something left after it: `functional_3_1/` of a TFLite model's
+/// tensors, `aten_` of ExecuTorch's nodes; empty when none (`layer1_…`, `layer2_…`).
+/// Built a token at a time: the next token most of the names with the start so far
+/// share.
+pub fn dominant_prefix(names: &[&str]) -> String {
+    let mut prefix = String::new();
+    loop {
+        let mut counts: std::collections::HashMap<&str, usize> = Default::default();
+        for n in names {
+            let Some(rest) = n.strip_prefix(prefix.as_str()) else {
+                continue;
+            };
+            if let Some(end) = rest.find(SEPARATORS) {
+                if end + 1 < rest.len() {
+                    *counts.entry(&rest[..=end]).or_default() += 1;
+                }
+            }
+        }
+        let best = counts
+            .into_iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)));
+        match best {
+            Some((token, n)) if n * 2 >= names.len() && n > 1 => prefix.push_str(token),
+            _ => return prefix,
+        }
+    }
 }
 
 impl Chart {
@@ -154,6 +197,25 @@ impl Chart {
             .collect();
         let covered_from = covered_from(&plan, &parts);
         let lod_index = PartIndex::new(&plan, &parts);
+        let mut clock_steps: Vec<(Clock, usize)> = plan
+            .steps
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((s.clock?, i)))
+            .collect();
+        if !clock_steps.windows(2).all(|w| w[0] <= w[1]) {
+            clock_steps.sort_unstable();
+        }
+        let name_prefix = {
+            let n = plan.planes.len();
+            let every = n.div_ceil(PREFIX_SAMPLE).max(1);
+            let names: Vec<Cow<str>> = (0..n)
+                .step_by(every)
+                .map(|i| plane_name(&plan, i))
+                .collect();
+            let names: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
+            dominant_prefix(&names)
+        };
         Chart {
             plan,
             stats,
@@ -168,6 +230,9 @@ impl Chart {
             lod_index,
             colors: None,
             layout_bound: false,
+            words: &words::MEMPLAN,
+            clock_steps,
+            name_prefix,
         }
         .checked()
     }
@@ -272,32 +337,14 @@ impl Chart {
         self.checked()
     }
 
-    /// Display name of plane `i`: its label, else its node's name with the output
-    /// index after `#` when not 0. Made when asked for, as a million planes would be
-    /// a million strings up front. Never empty: Aidge logs can hold nodes without a
-    /// name (fused graphs), and a blank in a list or a tooltip reads as a bug, so
-    /// those are called `unnamed · step N · output K`, N being the step's clock (see
-    /// [`Chart::step_name`]).
+    /// Display name of plane `i` ([`plane_name`]).
     pub fn name(&self, i: usize) -> Cow<'_, str> {
-        let Some(p) = self.plan.planes.get(i) else {
-            return Cow::Borrowed("?");
-        };
-        if let Some(l) = p.label.as_deref().filter(|l| !l.trim().is_empty()) {
-            return Cow::Borrowed(l);
-        }
-        match self.plan.steps.get(p.node).map(|s| s.name.as_str()) {
-            Some(node) if node.trim().is_empty() => {
-                Cow::Owned(format!("{} · output {}", self.step_name(p.node), p.index))
-            }
-            node => {
-                let node = node.unwrap_or("?");
-                if p.index == 0 {
-                    Cow::Borrowed(node)
-                } else {
-                    Cow::Owned(format!("{node}#{}", p.index))
-                }
-            }
-        }
+        plane_name(&self.plan, i)
+    }
+
+    /// The start most plane names share ([`dominant_prefix`]): labels leave it out.
+    pub fn name_prefix(&self) -> &str {
+        &self.name_prefix
     }
 
     /// True when lanes carry a title (name and peak) above their chart: several
@@ -314,17 +361,9 @@ impl Chart {
         }
     }
 
-    /// Display name of step `step`: its name, or `unnamed · step N` with N its clock
-    /// (the scheduling step on the chart's axis), not its index in the plan: the same
-    /// model's log (no producers) and JSON export (producers first, without a clock)
-    /// number their steps differently but run them at the same clocks, so one node
-    /// has one label in both. A step without a clock is `unnamed · producer K`.
+    /// Display name of step `step` ([`step_name`]).
     pub fn step_name(&self, step: usize) -> Cow<'_, str> {
-        match self.plan.steps.get(step) {
-            Some(s) if !s.name.trim().is_empty() => Cow::Borrowed(&s.name),
-            Some(Step { clock: Some(t), .. }) => Cow::Owned(format!("unnamed · step {t}")),
-            _ => Cow::Owned(format!("unnamed · producer {step}")),
-        }
+        step_name(&self.plan, step)
     }
 
     /// The same chart with lane `lane` showing `capacity` (a buffer list's, from a
@@ -348,6 +387,27 @@ impl Chart {
     pub fn with_layout_bound(mut self) -> Chart {
         self.layout_bound = true;
         self
+    }
+
+    /// The same chart in the words of the file's format
+    /// ([`crate::formats::Document::words`]): memplan's own until told.
+    pub fn with_words(mut self, words: &'static Words) -> Chart {
+        self.words = words;
+        self
+    }
+
+    /// What the file's format calls things.
+    pub fn words(&self) -> &'static Words {
+        self.words
+    }
+
+    /// The step that runs at clock `t` (the first, when several share it), if any.
+    pub fn step_at(&self, t: Clock) -> Option<usize> {
+        let k = self.clock_steps.partition_point(|&(c, _)| c < t);
+        self.clock_steps
+            .get(k)
+            .filter(|&&(c, _)| c == t)
+            .map(|&(_, i)| i)
     }
 
     /// Whether the plan's bound is its layout's only ([`Chart::with_layout_bound`]).
@@ -385,6 +445,47 @@ impl Chart {
         (0..self.plan.planes.len())
             .filter(|&i| self.name(i).to_lowercase().contains(&q))
             .collect()
+    }
+}
+
+/// Display name of plane `i` of `plan`: its label, else its node's name with the
+/// output index after `#` when not 0. Made when asked for, as a million planes would
+/// be a million strings up front. Never empty: Aidge logs can hold nodes without a
+/// name (fused graphs), and a blank in a list or a tooltip reads as a bug, so those
+/// are called `unnamed · step N · output K`, N being the step's clock (see
+/// [`step_name`]).
+fn plane_name(plan: &Plan, i: usize) -> Cow<'_, str> {
+    let Some(p) = plan.planes.get(i) else {
+        return Cow::Borrowed("?");
+    };
+    if let Some(l) = p.label.as_deref().filter(|l| !l.trim().is_empty()) {
+        return Cow::Borrowed(l);
+    }
+    match plan.steps.get(p.node).map(|s| s.name.as_str()) {
+        Some(node) if node.trim().is_empty() => {
+            Cow::Owned(format!("{} · output {}", step_name(plan, p.node), p.index))
+        }
+        node => {
+            let node = node.unwrap_or("?");
+            if p.index == 0 {
+                Cow::Borrowed(node)
+            } else {
+                Cow::Owned(format!("{node}#{}", p.index))
+            }
+        }
+    }
+}
+
+/// Display name of step `step` of `plan`: its name, or `unnamed · step N` with N its
+/// clock (the scheduling step on the chart's axis), not its index in the plan: the
+/// same model's log (no producers) and JSON export (producers first, without a clock)
+/// number their steps differently but run them at the same clocks, so one node has
+/// one label in both. A step without a clock is `unnamed · producer K`.
+fn step_name(plan: &Plan, step: usize) -> Cow<'_, str> {
+    match plan.steps.get(step) {
+        Some(s) if !s.name.trim().is_empty() => Cow::Borrowed(&s.name),
+        Some(Step { clock: Some(t), .. }) => Cow::Owned(format!("unnamed · step {t}")),
+        _ => Cow::Owned(format!("unnamed · producer {step}")),
     }
 }
 

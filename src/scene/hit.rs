@@ -60,3 +60,20 @@ pub fn hit_test(chart: &Chart, view: &View, x: f64, y: f64) -> Option<Hit> {
         address: a.floor() as Bytes,
     })
 }
+
+/// The clock under `(x, y)` when the point is over a lane's chart, its live strip or
+/// the clock axis (with the step names) under the last lane, with the lane (the last
+/// for the axis): what the page lists as live when the user clicks there.
+pub fn clock_at(chart: &Chart, view: &View, x: f64, y: f64) -> Option<(usize, Clock)> {
+    let l = PixelLayout::new(chart, view);
+    if x < l.plot_x || x > l.plot_x + l.plot_w {
+        return None;
+    }
+    let below = y >= l.axis_y && y <= l.axis_y + super::view::BOTTOM;
+    let lane = l
+        .lane_at(y)
+        .or_else(|| below.then(|| l.lanes.len().saturating_sub(1)))?;
+    let t = l.clock_at(view, x).floor();
+    let last = chart.horizon().saturating_sub(1) as f64;
+    (t >= 0.0 && t <= last).then_some((lane, t as Clock))
+}

@@ -26,7 +26,7 @@ pub mod theme;
 pub mod view;
 
 pub use chart::{Chart, Lane, Part};
-pub use hit::{hit_test, Hit};
+pub use hit::{clock_at, hit_test, Hit};
 pub use paint::{
     Call, Cells, Color, Fill, Painter, Pattern, RecordingPainter, Rect, Stroke, TextStyle,
 };

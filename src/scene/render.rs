@@ -10,13 +10,13 @@
 //! zoomed-out frame of a million planes costs the cells on screen, not the planes.
 
 use super::axis::{self, address_label, bytes_long, clock_ticks};
-use super::chart::{Chart, Part};
+use super::chart::{Chart, Part, SEPARATORS};
 use super::lod::{Occupancy, OccupancyStats};
 use super::paint::{Align, Cells, Color, Fill, Painter, Pattern, Rect, Stroke, TextStyle};
 use super::palette;
 use super::theme::{Role, Theme};
 use super::view::{LaneBox, PixelLayout, View};
-use crate::model::Bytes;
+use crate::model::{Bytes, Clock};
 use std::collections::BTreeMap;
 
 /// Below this size (CSS pixels) in width or height a part is rasterized.
@@ -60,6 +60,8 @@ pub struct Options {
     pub theme: Theme,
     /// A title drawn in the view's [`View::title_band`] (exports: the file and its peak).
     pub title: Option<String>,
+    /// The clock whose live buffers the page lists: marked across the lanes.
+    pub clock: Option<Clock>,
 }
 
 /// A part drawn as its own rectangle.
@@ -84,6 +86,11 @@ pub struct Frame {
     pub lower_bound_y: Vec<Option<f64>>,
     /// Per lane: pixel row of the capacity line (None without a capacity or out of view).
     pub capacity_y: Vec<Option<f64>>,
+    /// Pixel column of the middle of the marked clock ([`Options::clock`]), when in view.
+    pub clock_x: Option<f64>,
+    /// The names written under the clock ticks: the tick's clock and the name (shortened)
+    /// of the step that runs then.
+    pub tick_names: Vec<(u64, String)>,
     /// Rectangles outlined as search matches (or, in the compare view, as changed).
     pub marked: usize,
     /// Painter calls that filled rectangles (batches).
@@ -197,9 +204,54 @@ impl Renderer {
             p.line(&[(x, y), (x, y + 4.0)], axis);
             p.text(&t.to_string(), x, y + 12.0, label);
         }
+        step_names(chart, view, &layout, &xticks, p, &mut frame, opts);
         let middle = layout.plot_x + layout.plot_w / 2.0;
-        p.text("clock (scheduling step)", middle, y + 26.0, label);
+        p.text(chart.words().clock, middle, y + 37.0, label);
         frame
+    }
+}
+
+/// Under each clock tick, the name of the step that runs then (shortened to the room
+/// between ticks, as plane labels are), when the plan names its steps: the x axis
+/// reads as the model's operators, not only as numbers.
+fn step_names(
+    chart: &Chart,
+    view: &View,
+    layout: &PixelLayout,
+    xticks: &[u64],
+    p: &mut dyn Painter,
+    frame: &mut Frame,
+    opts: &Options,
+) {
+    if chart.words().node.is_none() {
+        return;
+    }
+    let room = match xticks {
+        [a, b, ..] => (layout.x_of(view, *b as f64) - layout.x_of(view, *a as f64)) - 8.0,
+        _ => layout.plot_w - 8.0,
+    };
+    let st = style(opts.theme.color(Role::Axis), NAME_FONT, Align::Center);
+    let y = layout.axis_y + 24.0;
+    for &t in xticks {
+        let Some(step) = Clock::try_from(t).ok().and_then(|c| chart.step_at(c)) else {
+            continue;
+        };
+        let name = chart.step_name(step);
+        // A buffer list's steps are named by their clock: nothing more to say.
+        if name == t.to_string() {
+            continue;
+        }
+        let kind = &chart.plan().steps[step].kind;
+        let short = Short {
+            prefix: chart.name_prefix(),
+            kind,
+        };
+        let Some((text, _)) = short.fit(&name, room, NAME_FONT, p) else {
+            continue;
+        };
+        let x = view.snap(layout.x_of(view, t as f64)) + 0.5 / view.dpr;
+        p.text(&text, x, y, st);
+        frame.tick_names.push((t, text));
     }
 }
 
@@ -273,6 +325,47 @@ impl<'a> LaneCtx<'a> {
         p.clip(None);
         self.axes(&yticks, p);
         self.strip(xticks, p);
+        self.clock_mark(p, frame);
+    }
+
+    /// The clock whose live buffers the page lists ([`Options::clock`]): a dashed line
+    /// down the middle of its column in the chart, its column filled in the strip.
+    fn clock_mark(&self, p: &mut dyn Painter, frame: &mut Frame) {
+        let LaneCtx {
+            view, l, b, opts, ..
+        } = *self;
+        let Some(t) = opts.clock else {
+            return;
+        };
+        let (x0, x1) = (l.x_of(view, f64::from(t)), l.x_of(view, f64::from(t) + 1.0));
+        let x = view.snap((x0 + x1) / 2.0);
+        if x < b.chart.x || x > b.chart.right() {
+            return;
+        }
+        let color = self.color(Role::Select);
+        p.line(
+            &[(x, b.chart.y), (x, b.chart.bottom())],
+            Stroke {
+                color,
+                width: 1.5,
+                dash: 4.0,
+            },
+        );
+        let (c0, c1) = (x0.max(b.strip.x), x1.min(b.strip.right()));
+        let band = Rect {
+            x: c0.min(x - 1.0),
+            y: b.strip.y,
+            w: (c1 - c0).max(2.0),
+            h: b.strip.h,
+        };
+        p.fill_rects(
+            Fill {
+                color: color.with_alpha(110),
+                pattern: Pattern::Solid,
+            },
+            &[band],
+        );
+        frame.clock_x = Some(x);
     }
 
     /// Grid lines at the clock and address ticks.
@@ -552,7 +645,7 @@ impl<'a> LaneCtx<'a> {
         let (right, left) = (b.chart.right() - 6.0, b.chart.x + 6.0);
         let mut taken = Vec::new();
         if let Some(y) = frame.peak_y[lane] {
-            let text = format!("Peak usage = {}", bytes_long(info.peak));
+            let text = format!("{} = {}", chart.words().peak_line, bytes_long(info.peak));
             let st = TextStyle {
                 bold: true,
                 ..style(self.color(Role::Peak), 12.0, Align::Right)
@@ -835,52 +928,103 @@ fn hline(
     Some(y)
 }
 
-/// The name, or a shorter form of it that fits in `room` pixels, with its width.
-/// Framework names read from the whole to the part (`layer1_layer1_0_conv1_Conv`):
-/// cutting from the left leaves `…conv1_Conv` on every block, so the head is kept.
-/// First a token repeated right after itself goes (`layer1_0_conv1_Conv`), then a
-/// trailing operator type (`_Conv`: the tooltip and the colour tell it), then the end
-/// gives way to `…`, keeping at least [`MIN_HEAD`] characters of the head.
-fn fitting_text(name: &str, room: f64, p: &mut dyn Painter) -> Option<(String, f64)> {
-    let w = p.text_width(name, FONT, false);
-    if w <= room {
-        return Some((name.to_owned(), w));
-    }
-    let mut short = collapse_repeats(name);
-    for candidate in [short.clone(), without_kind(&short).to_owned()] {
-        let w = p.text_width(&candidate, FONT, false);
-        if w <= room {
-            return Some((candidate, w));
-        }
-        short = candidate;
-    }
-    let chars: Vec<char> = short.chars().collect();
-    // Estimate from the average glyph width, then step down until it fits.
-    let w = p.text_width(&short, FONT, false);
-    let avg = w / chars.len().max(1) as f64;
-    let mut n = ((room / avg) as usize).min(chars.len().saturating_sub(1));
-    while n >= MIN_HEAD {
-        let t: String = chars[..n]
-            .iter()
-            .copied()
-            .chain(std::iter::once('…'))
-            .collect();
-        let tw = p.text_width(&t, FONT, false);
-        if tw <= room {
-            return Some((t, tw));
-        }
-        n -= 1;
-    }
-    None
+/// How names are shortened to fit: the start most names of the plan share, and the
+/// operator type of the name's writer.
+struct Short<'a> {
+    prefix: &'a str,
+    kind: &'a str,
 }
 
-/// Fewer characters of a name than this say nothing: no label then.
+impl Short<'_> {
+    /// The name, or a shorter form of it that fits in `room` pixels at font `size`,
+    /// with its width: what tells it from its neighbours first. In order, the first
+    /// that fits: the whole; the first of several names joined by `;` (a TFLite
+    /// tensor of fused operators names its own first), without the start most names
+    /// share (`functional_3_1/`: every box of a TFLite model read `functional_…`) and
+    /// without a token repeated right after itself (`layer1_layer1_0_conv1` →
+    /// `layer1_0_conv1`); without a trailing operator type (`_Conv`, `/Relu6`: the
+    /// colour and the tooltip tell it); then, as the room shrinks, its head and its
+    /// last token (`layer1_0…conv1`), its head (`block_1_ex…`, at least [`MIN_HEAD`]
+    /// characters), and last its writer's operator type (`Conv2D`).
+    fn fit(&self, name: &str, room: f64, size: f64, p: &mut dyn Painter) -> Option<(String, f64)> {
+        let mut fits = |t: &str| {
+            let w = p.text_width(t, size, false);
+            (w <= room).then_some(w)
+        };
+        if let Some(w) = fits(name) {
+            return Some((name.to_owned(), w));
+        }
+        let first = name
+            .split(';')
+            .find(|s| !s.trim().is_empty())
+            .unwrap_or(name);
+        // The shared start goes before repeats collapse (which would change it).
+        let first = match first.strip_prefix(self.prefix) {
+            Some(rest) if !self.prefix.is_empty() && !rest.is_empty() => rest,
+            _ => first,
+        };
+        let mut short = collapse_repeats(first);
+        let steps: [&dyn Fn(&str) -> String; 2] =
+            [&|s| s.to_owned(), &|s| without_kind(s).to_owned()];
+        for step in steps {
+            short = step(&short);
+            if let Some(w) = fits(&short) {
+                return Some((short, w));
+            }
+        }
+        let chars: Vec<char> = short.chars().collect();
+        // The last token, when short enough to be what tells the name apart and more
+        // than a number (`layer…_1` says less than `layer1_1_r…`).
+        let last = short
+            .rfind(SEPARATORS)
+            .map(|i| &short[i..])
+            .filter(|t| (3..=9).contains(&t.chars().count()))
+            .filter(|t| t.chars().skip(1).any(|c| !c.is_ascii_digit()));
+        let tail_len = last.map_or(0, |t| t.chars().count());
+        // Estimate from the average glyph width, then step down until it fits.
+        let avg = p.text_width(&short, size, false) / chars.len().max(1) as f64;
+        let mut fits = |t: &str| {
+            let w = p.text_width(t, size, false);
+            (w <= room).then_some(w)
+        };
+        if let Some(last) = last {
+            let head_max = chars.len().saturating_sub(tail_len + 1);
+            let mut n = (((room / avg) as usize).saturating_sub(tail_len + 1)).min(head_max);
+            while n >= MIN_HEAD {
+                let t: String = chars[..n].iter().chain(['…'].iter()).collect::<String>() + last;
+                if let Some(w) = fits(&t) {
+                    return Some((t, w));
+                }
+                n -= 1;
+            }
+        }
+        let mut n = ((room / avg) as usize).min(chars.len().saturating_sub(1));
+        while n >= MIN_HEAD {
+            let t: String = chars[..n].iter().chain(['…'].iter()).collect();
+            if let Some(w) = fits(&t) {
+                return Some((t, w));
+            }
+            n -= 1;
+        }
+        let kind = self.kind.trim();
+        fits(kind)
+            .filter(|_| !kind.is_empty())
+            .map(|w| (kind.to_owned(), w))
+    }
+}
+
+/// Fewer characters of a name's head than this say nothing: its head and last token,
+/// or its operator type, or no label then.
 const MIN_HEAD: usize = 5;
 
-/// `name` without a last `_`-separated token that is an operator type (`Conv`,
-/// `MatMul`: an upper-case letter then letters or digits), when something is left.
+/// Font size of the step names under the clock ticks.
+const NAME_FONT: f64 = 9.0;
+
+/// `name` without a last `_`- or `/`-separated token that is an operator type
+/// (`Conv`, `MatMul`, TFLite's `Relu6`: an upper-case letter then letters or digits),
+/// when something is left.
 fn without_kind(name: &str) -> &str {
-    match name.rsplit_once('_') {
+    match name.rsplit_once(['_', '/']) {
         Some((head, kind))
             if !head.is_empty()
                 && kind.starts_with(|c: char| c.is_ascii_uppercase())
@@ -942,7 +1086,16 @@ impl LaneCtx<'_> {
             if x1 - x0 < 12.0 || y1 - y0 < FONT + 2.0 {
                 continue;
             }
-            let Some((name, w)) = fitting_text(&chart.name(d.plane), x1 - x0 - 6.0, p) else {
+            let kind = chart
+                .plan()
+                .steps
+                .get(chart.plan().planes[d.plane].node)
+                .map_or("", |s| s.kind.as_str());
+            let short = Short {
+                prefix: chart.name_prefix(),
+                kind,
+            };
+            let Some((name, w)) = short.fit(&chart.name(d.plane), x1 - x0 - 6.0, FONT, p) else {
                 continue;
             };
             let cx = (x0 + x1) / 2.0;

@@ -5,12 +5,15 @@
 use super::chart::Chart;
 use super::geom::Rect;
 
-/// Margins around the plot, in CSS pixels: y tick labels on the left, clock ticks
-/// under the last lane.
+/// Margins around the plot, in CSS pixels: y tick labels on the left (at least
+/// [`LEFT`]: wider for a plan whose hex addresses need it, [`left_margin`]), clock
+/// ticks under the last lane, the names of the steps at them, and the axis title.
 pub const LEFT: f64 = 76.0;
 pub const RIGHT: f64 = 14.0;
 pub const TOP: f64 = 10.0;
-pub const BOTTOM: f64 = 34.0;
+pub const BOTTOM: f64 = 46.0;
+/// Width of a digit of the axis font (10 px sans-serif; DejaVu Sans's 0.636 em).
+const AXIS_DIGIT: f64 = 6.4;
 /// Between lanes, and above the first when lanes have titles ([`Chart::titled`]): the
 /// title stands there, above the chart, where no line or plane can cross it.
 const LANE_GAP: f64 = 22.0;
@@ -143,11 +146,21 @@ pub struct PixelLayout {
     extents: Vec<f64>,
 }
 
+/// The left margin of a chart: [`LEFT`], or wider when the hex label of its largest
+/// address in the fitted view (`0x1C0000000`) needs it, so that the address axis is
+/// not cut at the canvas's edge in either notation. The same for every frame of the
+/// chart (hit-testing reads it too).
+pub fn left_margin(chart: &Chart) -> f64 {
+    let top = chart.lanes().iter().map(|l| l.extent).max().unwrap_or(1) as f64 * FIT_TOP;
+    let digits = format!("{:X}", top as u64).len() + 2;
+    LEFT.max(digits as f64 * AXIS_DIGIT + 10.0).ceil()
+}
+
 impl PixelLayout {
     pub fn new(chart: &Chart, view: &View) -> PixelLayout {
         let n = chart.lanes().len().max(1);
-        let plot_x = LEFT;
-        let plot_w = (view.width - LEFT - RIGHT).max(10.0);
+        let plot_x = left_margin(chart);
+        let plot_w = (view.width - plot_x - RIGHT).max(10.0);
         let top = view.title_band + if chart.titled() { TITLED_TOP } else { TOP };
         let avail = (view.height - top - BOTTOM - LANE_GAP * (n - 1) as f64).max(40.0);
         let lane_h = avail / n as f64;

@@ -12,6 +12,7 @@
 //! of a file (the file and its planned copies) holds one plan per strategy.
 
 use super::Viewer;
+use crate::formats::words;
 use crate::planning::AS_LOADED;
 use crate::scene::{Chart, Renderer, View};
 use std::rc::Rc;
@@ -218,6 +219,14 @@ impl Viewer {
         if scope.and_then(|s| s.as_string()).as_deref() == Some("layout") {
             chart = chart.with_layout_bound();
         }
+        // What the file's format calls things (the worker's `Planner::report`).
+        let key = js_sys::Reflect::get(&report, &"words".into()).ok();
+        if let Some(words) = key
+            .and_then(|k| k.as_string())
+            .and_then(|k| words::by_key(&k))
+        {
+            chart = chart.with_words(words);
+        }
         let revision = self.fresh_id();
         let strategy = job.strategy.as_str();
         let member = job.root.and_then(|root| {
@@ -306,6 +315,85 @@ impl Viewer {
     /// The planning report of file `id` (as the worker made it), or null.
     pub fn report(&self, id: u32) -> JsValue {
         self.by_id(id).map_or(JsValue::NULL, |f| f.report.clone())
+    }
+
+    /// The peak of the plan file `id`'s family has as loaded (the file it was planned
+    /// from, or itself), when that plan is open.
+    fn as_loaded_peak(&self, id: u32) -> Option<crate::model::Bytes> {
+        let f = self.by_id(id)?;
+        let root = f.parent.unwrap_or(f.id);
+        self.files
+            .iter()
+            .find(|g| g.strategy == AS_LOADED && (g.id == root || g.parent == Some(root)))
+            .map(|g| g.chart.stats().peak)
+    }
+
+    /// What the shown plan gains over the file's plan as loaded:
+    /// `{ as_loaded, before, after, saved }` (digits; `saved` is 0 for the plan as loaded
+    /// itself and for a re-plan that gains nothing, and the page then offers no
+    /// "planned" model), or null when the plan as loaded is not open.
+    pub fn replan_gain(&self) -> JsValue {
+        #[derive(serde::Serialize)]
+        struct Gain {
+            as_loaded: bool,
+            before: String,
+            after: String,
+            saved: String,
+        }
+        let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+            return JsValue::NULL;
+        };
+        let Some(before) = self.as_loaded_peak(f.id) else {
+            return JsValue::NULL;
+        };
+        let after = f.chart.stats().peak;
+        super::to_js(&Gain {
+            as_loaded: f.strategy == AS_LOADED,
+            before: before.to_string(),
+            after: after.to_string(),
+            saved: before.saturating_sub(after).to_string(),
+        })
+    }
+
+    /// The `kTensorArenaSize` to set for the shown plan of a `.tflite` model, told by
+    /// TFLM's `print_allocations()` output `text` (its tail: `formats::tflm::arena_size`):
+    /// `{ size, text }` (digits, and what to tell the user), `{ error }` when the output
+    /// is another model's, or null when the shown plan is not of a `.tflite` (or its
+    /// plan as loaded is not open) or `text` has no head and tail.
+    pub fn tflm_arena(&self, text: &str) -> JsValue {
+        #[derive(serde::Serialize)]
+        struct Arena {
+            size: Option<String>,
+            text: String,
+            error: bool,
+        }
+        let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+            return JsValue::NULL;
+        };
+        let tflite = f
+            .source
+            .as_ref()
+            .is_some_and(|s| s.name.to_ascii_lowercase().ends_with(".tflite"));
+        let (Some(a), Some(model_head), true) = (
+            crate::formats::tflm::allocations(text),
+            self.as_loaded_peak(f.id),
+            tflite,
+        ) else {
+            return JsValue::NULL;
+        };
+        let shown = match crate::formats::tflm::arena_size(&a, model_head, f.chart.stats().peak) {
+            Ok((size, text)) => Arena {
+                size: Some(size.to_string()),
+                text,
+                error: false,
+            },
+            Err(e) => Arena {
+                size: None,
+                text: e.to_string(),
+                error: true,
+            },
+        };
+        super::to_js(&shown)
     }
 
     /// Renames file `id`; its planned copies that the user did not name follow

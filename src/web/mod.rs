@@ -56,6 +56,7 @@ impl Viewer {
             self.opts.hover = None;
             self.opts.selected = None;
             self.opts.matches.clear();
+            self.opts.clock = None;
             let (w, h, dpr) = self.size;
             let v = &mut self.files[i].view;
             v.width = w;
@@ -106,7 +107,7 @@ impl Viewer {
             crate::formats::load(name, bytes).map_err(|e| JsValue::from_str(&e.to_string()))?;
         let plan = crate::planning::resolve(&doc)
             .map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))?;
-        let mut chart = scene::Chart::new(plan);
+        let mut chart = scene::Chart::new(plan).with_words(doc.words());
         if crate::planning::bound_scope(&doc) == crate::planning::BoundScope::Layout {
             chart = chart.with_layout_bound();
         }

@@ -44,10 +44,9 @@ impl Viewer {
             }
             _ => planning::Session::open(name, bytes),
         };
-        let (plan, report) = session
-            .and_then(|mut session| session.plan(&request))
-            .map_err(err)?;
-        let mut chart = crate::scene::Chart::new(plan);
+        let mut session = session.map_err(err)?;
+        let (plan, report) = session.plan(&request).map_err(err)?;
+        let mut chart = crate::scene::Chart::new(plan).with_words(session.document().words());
         if report.bound_scope == planning::BoundScope::Layout {
             chart = chart.with_layout_bound();
         }
@@ -130,18 +129,67 @@ impl Viewer {
         }
     }
 
-    /// Details of the first `limit` planes, for the page's hidden table of buffers.
-    pub fn planes(&self, limit: usize) -> JsValue {
-        let rows: Vec<info::PlaneInfo> = self
-            .current
+    /// The table of the current file's planes (`scene::info::Table`): the first `limit`
+    /// sorted by column `sort` (`name`, `node`, `size`, `from`, `to`, `address`),
+    /// descending or not; null without a file.
+    pub fn table(&self, sort: &str, descending: bool, limit: usize) -> JsValue {
+        self.current
             .and_then(|i| self.files.get(i))
-            .map(|f| {
-                (0..f.chart.plan().planes.len().min(limit))
-                    .filter_map(|p| info::plane_info(&f.chart, p))
-                    .collect()
+            .map_or(JsValue::NULL, |f| {
+                to_js(&info::table(&f.chart, sort, descending, limit))
             })
-            .unwrap_or_default();
-        to_js(&rows)
+    }
+
+    /// What is live at clock `clock` of the current file (`scene::info::LiveAt`), which
+    /// the chart then marks; null without a file.
+    pub fn live_at(&mut self, clock: u32) -> JsValue {
+        let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+            return JsValue::NULL;
+        };
+        let live = info::live_at(&f.chart, clock);
+        self.opts.clock = Some(live.clock);
+        to_js(&live)
+    }
+
+    /// Stops marking the clock of [`Viewer::live_at`].
+    pub fn clear_clock(&mut self) {
+        self.opts.clock = None;
+    }
+
+    /// The marked clock, if any.
+    pub fn clock(&self) -> Option<u32> {
+        self.opts.clock
+    }
+
+    /// The clock under `(x, y)` (over a lane, its live strip or the clock axis), or
+    /// null: `{ clock, step, live }`, the step that runs then (`conv1 (Conv)`) and the
+    /// bytes live in that lane then, for the page's tooltip.
+    pub fn clock_under(&self, x: f64, y: f64) -> JsValue {
+        #[derive(serde::Serialize)]
+        struct Under {
+            clock: u32,
+            step: Option<String>,
+            /// What the file's format calls what runs (`node`, `operator`).
+            step_word: Option<&'static str>,
+            live: String,
+        }
+        let Some(f) = self.current.and_then(|i| self.files.get(i)) else {
+            return JsValue::NULL;
+        };
+        let Some((lane, clock)) = crate::scene::clock_at(&f.chart, &f.view, x, y) else {
+            return JsValue::NULL;
+        };
+        let runs = &f.chart.lanes()[lane].live;
+        let k = runs.partition_point(|r| r.0 <= clock);
+        let live = k.checked_sub(1).map_or(0, |k| runs[k].1);
+        let words = f.chart.words();
+        let step = f.chart.step_at(clock).filter(|_| words.node.is_some());
+        to_js(&Under {
+            clock,
+            step: step.map(|s| info::step_text(&f.chart, s)),
+            step_word: words.node,
+            live: crate::scene::axis::bytes_long(live),
+        })
     }
 }
 
@@ -210,4 +258,15 @@ pub fn export_formats() -> JsValue {
 #[wasm_bindgen]
 pub fn not_a_plan(name: &str, bytes: &[u8]) -> Option<String> {
     crate::formats::siblings::not_a_plan(name, bytes).map(std::borrow::Cow::into_owned)
+}
+
+/// True when `bytes` is TFLite Micro's `print_allocations()` output with the arena's
+/// head and tail ([`crate::formats::tflm::allocations`]): the page keeps it to say the
+/// `kTensorArenaSize` of the `.tflite` models it shows ([`Viewer::tflm_arena`]).
+#[wasm_bindgen]
+pub fn is_tflm_allocations(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes)
+        .ok()
+        .and_then(crate::formats::tflm::allocations)
+        .is_some()
 }

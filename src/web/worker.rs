@@ -106,9 +106,20 @@ impl Planner {
         })
     }
 
-    /// The last [`Planner::plan`]'s report (`planning::PlanReport`), or null.
+    /// The last [`Planner::plan`]'s report (`planning::PlanReport`) with `words`, the
+    /// key of what the file's format calls things
+    /// ([`crate::formats::Document::words`]), or null.
     pub fn report(&self) -> JsValue {
-        self.report.as_ref().map_or(JsValue::NULL, to_js)
+        #[derive(serde::Serialize)]
+        struct Shown<'a> {
+            #[serde(flatten)]
+            report: &'a PlanReport,
+            words: &'static str,
+        }
+        let words = self.session.document().words().key;
+        self.report
+            .as_ref()
+            .map_or(JsValue::NULL, |report| to_js(&Shown { report, words }))
     }
 }
 

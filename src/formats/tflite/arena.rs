@@ -30,6 +30,9 @@ pub struct Alloc {
     pub last: u32,
     /// The offset an offline plan gives it.
     pub offline: Option<u64>,
+    /// The tensor's dimensions and element type (`int8`), None for a scratch buffer.
+    pub shape: Option<Vec<i32>>,
+    pub dtype: Option<&'static str>,
 }
 
 /// The planner's input for one model.
@@ -67,6 +70,34 @@ pub struct NpuOp {
 
 /// The custom code of Vela's operator.
 pub const ETHOS_U: &str = "ethos-u";
+
+/// The name of a `TensorType` (schema.fbs), as TFLite's tools print it in lower case.
+fn type_name(kind: i8) -> Option<&'static str> {
+    const NAMES: [&str; 19] = [
+        "float32",
+        "float16",
+        "int32",
+        "uint8",
+        "int64",
+        "string",
+        "bool",
+        "int16",
+        "complex64",
+        "int8",
+        "float64",
+        "complex128",
+        "uint64",
+        "resource",
+        "variant",
+        "uint32",
+        "uint16",
+        "int4",
+        "bfloat16",
+    ];
+    usize::try_from(kind)
+        .ok()
+        .and_then(|k| NAMES.get(k).copied())
+}
 
 /// Bytes per element of each `TensorType` that TFLM sizes (`TfLiteTypeSizeOf`).
 fn type_size(kind: i8) -> Option<u64> {
@@ -158,6 +189,9 @@ pub fn arena(buf: &[u8], model: &Model) -> Result<Arena> {
             first: f,
             last: l,
             offline,
+            // A tensor without a shape is a scalar.
+            shape: Some(t.shape.clone().unwrap_or_default()),
+            dtype: type_name(t.kind),
         });
     }
     allocs.extend(scratch);
@@ -332,6 +366,8 @@ fn lifetimes(model: &Model, sub: &Subgraph) -> Result<Lifetimes> {
                         first: scope,
                         last: scope,
                         offline: None,
+                        shape: None,
+                        dtype: None,
                     });
                 }
             }
@@ -508,6 +544,8 @@ mod tests {
             first,
             last,
             offline: None,
+            shape: None,
+            dtype: None,
         };
         let allocs = [alloc(16, 0, 1), alloc(16, 1, 2), alloc(32, 3, 3)];
         assert_eq!(greedy(&allocs), [16, 0, 0]);

@@ -18,7 +18,7 @@ pub use arena::{Alloc, Arena, ALIGNMENT};
 pub use schema::is_tflite;
 
 use crate::check;
-use crate::model::{Buffer, BufferList, Plan};
+use crate::model::{Buffer, BufferList, Plan, Tensor};
 use crate::{Error, Result};
 
 /// A model read: its buffers and the plan TFLM makes of them.
@@ -146,9 +146,23 @@ fn buffer_list(arena: &Arena) -> BufferList {
     }
 }
 
-/// The plan of the buffers at `offsets`, each clock named by its operator.
+/// The plan of the buffers at `offsets`, each clock named by its operator, each
+/// tensor's plane with its index, shape and type.
 pub fn plan_of(arena: &Arena, offsets: &[u64]) -> Plan {
     let mut plan = buffer_list(arena).to_plan(offsets);
+    for (plane, a) in plan.planes.iter_mut().zip(&arena.allocs) {
+        plane.tensor = a.tensor.map(|t| {
+            Box::new(Tensor {
+                index: u32::try_from(t).ok(),
+                shape: a
+                    .shape
+                    .as_ref()
+                    .map(|s| s.iter().map(|&d| i64::from(d)).collect()),
+                dtype: a.dtype.map(str::to_owned),
+                ..Tensor::default()
+            })
+        });
+    }
     for step in &mut plan.steps {
         if let Some((kind, out)) = step.clock.and_then(|c| arena.scopes.get(c as usize)) {
             step.kind = kind.clone();
