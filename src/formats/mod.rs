@@ -126,6 +126,7 @@ impl Document {
             Format::Xla => &words::XLA,
             Format::ExecuTorch => &words::EXECUTORCH,
             Format::Iree => &words::IREE,
+            Format::Vela => &words::VELA,
         }
     }
 

@@ -341,6 +341,7 @@ fn row(line: &str, n: usize) -> Result<Value> {
         size,
         first,
         last,
+        tensor: None,
     })
 }
 

@@ -136,6 +136,27 @@ pub const IREE: Words = Words {
            IREE's LayoutSlicesPass gives it, over the pack's execution order.",
 };
 
+/// Arm Vela's `--verbose-allocation` report of an Ethos-U compilation.
+pub const VELA: Words = Words {
+    key: "vela",
+    framework: "Vela",
+    peak: "Allocation peak",
+    peak_line: "Allocation Peak Tensor Size",
+    plane: "tensor",
+    planes: "tensors",
+    space: None,
+    spaces: None,
+    node: None,
+    steps: None,
+    memory: "memory area",
+    clock: "Vela's live-range time",
+    producers: false,
+    geometry: false,
+    help: "Each rectangle is a tensor at the address Vela's tensor allocator gives it in \
+           a memory area (a lane each, as the report's sections), over the live-range \
+           times the report prints. A lane's top is Vela's Allocation Peak Tensor Size.",
+};
+
 /// ExecuTorch's memory trace.
 pub const EXECUTORCH: Words = Words {
     key: "executorch",
@@ -178,13 +199,14 @@ pub const BUFFER_LIST: Words = Words {
 };
 
 /// Every table, for [`by_key`].
-const ALL: [&Words; 7] = [
+const ALL: [&Words; 8] = [
     &AIDGE,
     &MEMPLAN,
     &TFLM,
     &XLA,
     &IREE,
     &EXECUTORCH,
+    &VELA,
     &BUFFER_LIST,
 ];
 

@@ -548,7 +548,7 @@ impl<'a> LaneCtx<'a> {
             .parts_of(plane)
             .filter(|q| q.lane == lane && (q.t1 as f64) > view.t0 && f64::from(q.t0) < view.t1)
             .filter(|q| (q.a1 as f64) > a_lo && (q.a0 as f64) < a_hi)
-            .map(|q| part_rect(l, view, lane, q, &b.chart))
+            .map(|q| outlinable(part_rect(l, view, lane, q, &b.chart)))
             .collect()
     }
 
@@ -877,6 +877,23 @@ fn part_rect(l: &PixelLayout, view: &View, lane: usize, q: &Part, clip: &Rect) -
         w: (x1 - x0).max(0.0),
         h: (y1 - y0).max(0.0),
     }
+}
+
+/// `r` at least 2 px wide and high, about its centre: a plane thinner than a pixel
+/// snaps to a rectangle of no height, whose outline (hover, selection, a finding)
+/// would not show, nor hold the pointer that found it.
+fn outlinable(r: Rect) -> Rect {
+    const MIN: f64 = 2.0;
+    let grow = |at: f64, len: f64| {
+        if len >= MIN {
+            (at, len)
+        } else {
+            (at - (MIN - len) / 2.0, MIN)
+        }
+    };
+    let (x, w) = grow(r.x, r.w);
+    let (y, h) = grow(r.y, r.h);
+    Rect { x, y, w, h }
 }
 
 fn plane_fill(chart: &Chart, plane: usize) -> Fill {

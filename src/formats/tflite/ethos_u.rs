@@ -45,6 +45,7 @@ pub fn placed(arena: &Arena, offsets: &[u64]) -> (Placed, Vec<String>) {
             size: a.size,
             first: a.first.into(),
             last: a.last.into(),
+            tensor: None,
         });
     }
     let constants: Vec<&(String, u64)> = arena.npu.iter().flat_map(|op| &op.constants).collect();
@@ -63,6 +64,7 @@ pub fn placed(arena: &Arena, offsets: &[u64]) -> (Placed, Vec<String>) {
                 size: *size,
                 first: 0,
                 last: end,
+                tensor: None,
             });
             at += size.div_ceil(ALIGNMENT) * ALIGNMENT;
         }
