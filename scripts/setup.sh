@@ -11,7 +11,7 @@
 #             memplan.show in a real JupyterLab) and memplan's own Python package built
 #             into it (`pip install -e .`, with the notebook widget: `scripts/build.sh widget`)
 #   cortexm — outside CI: python's .venv plus aidge-export-arm-cortexm 0.10.1 and Debian's
-#             arm-none-eabi toolchain and qemu-system-arm (tests/parity/cortexm_diff.py,
+#             arm-none-eabi toolchain and qemu-system-arm (tests/parity/cortexm_qemu.py,
 #             scripts/cortexm/run.py; about 560 MB of packages)
 set -euo pipefail
 cd "$(dirname "$0")/.."

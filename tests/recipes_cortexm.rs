@@ -1,7 +1,7 @@
 //! `--recipes cortexm-int8` (src/recipes/cortexm.rs) against the real
 //! aidge-export-arm-cortexm 0.10.1 export for the stm32h743, int8. The figures are the
 //! real exports', recorded with the fixtures they were made of (the corpus models
-//! resized, weight-free) by `tests/parity/cortexm_diff.py --qemu --record` (outside CI:
+//! resized, weight-free) by `tests/parity/cortexm_qemu.py --qemu --record` (outside CI:
 //! it runs the whole export and builds and runs it in QEMU); here they hold the recipe
 //! without Python.
 

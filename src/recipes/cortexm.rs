@@ -1,7 +1,7 @@
 //! What `aidge_core.export_utils.export(graph, ExportConfig(target="stm32h743",
 //! dtype="int8"))` with aidge-export-arm-cortexm 0.10.1 does to an imported graph before
 //! it plans its memory, read in the 0.10.1 wheels and checked against the real export
-//! (`tests/parity/cortexm_diff.py`, `tests/recipes_cortexm.rs`):
+//! (`tests/parity/cortexm_qemu.py`, `tests/recipes_cortexm.rs`):
 //!
 //! - the same front half as export-cpp (`prepare_export`: Flatten removed, constants
 //!   folded, `adapt_graph` fusions, NHWC): the target's libraries are the Cortex-M

@@ -1,6 +1,7 @@
 """memplan's `--recipes cortexm-int8` against the real aidge-export-arm-cortexm 0.10.1 export
 of the same ONNX model, built and run in QEMU (outside CI: a minute per model for the
-exports, 2-10 per model for the builds).
+exports, 2-10 per model for the builds; not named `*_diff.py`, so tests/parity/run.py,
+which CI runs, leaves it out — CI checks memplan against its record, tests/recipes_cortexm.rs).
 
 For each model of MODELS (torchvision CNNs of tests/data/onnx/corpus at a small input: at
 224×224 most Cortex-M exports stop with "Unable to allocate memory … in component 0", the
@@ -34,7 +35,7 @@ estimate (docs/recipes.md says why), and, with --qemu, the build ran and printed
 Usage (`scripts/setup.sh cortexm`: .venv with aidge-core, aidge-backend-cpu, aidge-onnx,
 aidge-export-cpp, aidge-export-arm-cortexm, aidge-quantization 0.10.1, and for --qemu the
 arm-none-eabi toolchain and qemu-system-arm; memplan built: cargo build --release):
-  .venv/bin/python tests/parity/cortexm_diff.py [MODEL ...] [--qemu] [--record]
+  .venv/bin/python tests/parity/cortexm_qemu.py [MODEL ...] [--qemu] [--record]
 --record writes tests/data/recipes/cortexm_int8.json and the fixtures; --render prints
 docs/recipes.md's table from the record (no Aidge needed).
 """
