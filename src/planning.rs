@@ -412,25 +412,9 @@ impl Session {
     }
 
     /// The plan `request` asks for ([`route`]), with its report. Errors name the file.
-    ///
-    /// A buffer list's capacity (MiniMalloc's file names) is recorded as the plan's
-    /// capacity, so every face writes it with the plan (the page, the CLI's `plan -o`
-    /// and `<memplan-view>` give one plan) and the checker says when the plan is above it.
     pub fn plan(&mut self, request: &Request) -> Result<(Plan, PlanReport)> {
         let name = self.name.clone();
-        let (mut plan, report) = self.run(request).map_err(|e| e.in_file(name))?;
-        let list = self
-            .doc
-            .buffers
-            .as_ref()
-            .filter(|_| self.doc.plan.is_none());
-        if let (Some(capacity), [component]) = (
-            list.and_then(|l| l.capacity),
-            plan.components.as_mut_slice(),
-        ) {
-            component.capacity = Some(capacity);
-        }
-        Ok((plan, report))
+        self.run(request).map_err(|e| e.in_file(name))
     }
 
     /// The plan as loaded with its report: [`Session::plan`] of [`AS_LOADED`].

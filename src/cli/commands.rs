@@ -327,8 +327,19 @@ pub(super) fn plan(a: PlanArgs) -> Result<u8> {
     let vela = (doc.format == formats::Format::Vela && request.strategy.is_some())
         .then(|| planning::resolve(&doc).map(|p| p.peaks()))
         .transpose()?;
+    // A buffer list's capacity (MiniMalloc's file names) goes with the plan written, as
+    // the page's exports keep it (`Chart::with_capacity`): shown, not enforced while
+    // planning, so the checker's verdict on the plan made is not about it.
+    let capacity = doc
+        .buffers
+        .as_ref()
+        .filter(|_| doc.plan.is_none())
+        .and_then(|l| l.capacity);
     let mut session = Session::of(&name, doc);
-    let (plan, report) = session.plan(&request)?;
+    let (mut plan, report) = session.plan(&request)?;
+    if let (Some(capacity), [component]) = (capacity, plan.components.as_mut_slice()) {
+        component.capacity = Some(capacity);
+    }
     drop(line);
     if let Some(before) = vela {
         let after = plan.peaks();
