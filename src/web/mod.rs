@@ -111,6 +111,11 @@ impl Viewer {
         if crate::planning::bound_scope(&doc) == crate::planning::BoundScope::Layout {
             chart = chart.with_layout_bound();
         }
+        // A buffer list's capacity (MiniMalloc's file names), as the worker's plans show it.
+        let list = doc.buffers.as_ref().filter(|_| doc.plan.is_none());
+        if let Some(c) = list.and_then(|l| l.capacity) {
+            chart = chart.with_capacity(0, c);
+        }
         let i = self.show(name, chart, crate::planning::AS_LOADED);
         Ok(self.files[i].id)
     }

@@ -50,6 +50,10 @@ impl Viewer {
         if report.bound_scope == planning::BoundScope::Layout {
             chart = chart.with_layout_bound();
         }
+        // A buffer list's capacity (MiniMalloc's file names), as the worker's plans show it.
+        if let Some(c) = report.capacity.as_deref().and_then(|c| c.parse().ok()) {
+            chart = chart.with_capacity(0, c);
+        }
         let i = self.show(name, chart, choice);
         self.files[i].set_report(to_js(&report));
         Ok(self.files[i].id)
