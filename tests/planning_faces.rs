@@ -50,16 +50,21 @@ fn cli_plan(file: &Path, strategy: &str) -> Plan {
     formats::load("cli.json", &bytes).unwrap().plan.unwrap()
 }
 
-/// What `Planner::plan` (the worker) and `Viewer::open_with` (the element) run.
+/// What `Planner::plan` (the worker) and `Viewer::open_with` (the element) run, with
+/// the buffer list's capacity the page shows recorded in the plan (the report's
+/// `capacity`, which `Chart::with_capacity` records), as the CLI writes it.
 fn session_plan(file: &Path, strategy: &str) -> Plan {
     let bytes = std::fs::read(file).unwrap();
     let name = file.display().to_string();
     let request = Request::new(strategy, Budget::millis(300)).unwrap();
-    Session::open(&name, &bytes)
+    let (mut plan, report) = Session::open(&name, &bytes)
         .unwrap()
         .plan(&request)
-        .unwrap()
-        .0
+        .unwrap();
+    if let Some(c) = report.capacity {
+        plan.components[0].capacity = Some(c.parse().unwrap());
+    }
+    plan
 }
 
 #[test]
