@@ -9,6 +9,7 @@ use memplan::planning::Session;
 use memplan::recipes::{self, Deploy, Dtype, Recipe};
 
 include!("support/planning.rs");
+include!("support/best.rs");
 include!("support/cli.rs");
 
 fn deployed(model: &str, deploy: &Deploy) -> memplan::Result<Session> {
@@ -246,13 +247,6 @@ fn best_replans_the_deployed_graph_below_the_exports_plan() {
     // export's mem_0, and valid.
     let mut s = deployed("resnet18", &export_cpp()).unwrap();
     let real = session_peak(&mut s);
-    let request = memplan::planning::Request {
-        strategy: Some(memplan::strategies::Strategy::Best),
-        budget: nodes(20_000),
-        ..Default::default()
-    };
-    let (plan, report) = s.plan(&request).unwrap();
-    assert!(memplan::check::check(&plan).is_valid());
-    let best: u64 = report.peak.parse().unwrap();
+    let (_, best) = best_of(&mut s);
     assert!(best <= real, "best {best}, the export's {real}");
 }

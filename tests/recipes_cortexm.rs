@@ -10,6 +10,7 @@ use memplan::planning::Session;
 use memplan::recipes::{self, Deploy, Dtype, Recipe};
 
 include!("support/planning.rs");
+include!("support/best.rs");
 
 fn cortexm() -> Deploy {
     Deploy {
@@ -142,14 +143,7 @@ fn best_ships_at_most_the_exports_arena() {
         .unwrap();
     let real = m["mem_0"].as_u64().unwrap();
     let mut s = session("recipes/cortexm/squeezenet1_1-64.onnx.gz");
-    let request = memplan::planning::Request {
-        strategy: Some(memplan::strategies::Strategy::Best),
-        budget: nodes(20_000),
-        ..Default::default()
-    };
-    let (plan, report) = s.plan(&request).unwrap();
-    assert!(memplan::check::check(&plan).is_valid());
-    let best: u64 = report.peak.parse().unwrap();
+    let (plan, best) = best_of(&mut s);
     assert!(best <= real, "best {best}, the export's {real}");
     assert_eq!(plan.alignment, 16);
     assert!(plan.spaces.iter().all(|s| s.offset % 16 == 0));

@@ -18,6 +18,7 @@ use memplan::recipes::{self, Deploy, Recipe};
 use memplan::schedule::{Consumer, Input, Node, Output, Port, Schedule};
 
 include!("support/planning.rs");
+include!("support/best.rs");
 
 const MODELS: &[&str] = &[
     "hf_vit",
@@ -337,13 +338,6 @@ fn best_places_the_fused_graph_below_every_aidge_run() {
         "hf_vit",
         recipes::document(document("hf_vit"), &seed()).unwrap(),
     );
-    let request = memplan::planning::Request {
-        strategy: Some(memplan::strategies::Strategy::Best),
-        budget: nodes(20_000),
-        ..Default::default()
-    };
-    let (plan, report) = s.plan(&request).unwrap();
-    assert!(memplan::check::check(&plan).is_valid());
-    let best: u64 = report.peak.parse().unwrap();
+    let (_, best) = best_of(&mut s);
     assert!(best <= lowest, "best {best}, Aidge's lowest run {lowest}");
 }

@@ -200,6 +200,18 @@ pub struct LiveRow {
     pub sets_peak: bool,
 }
 
+impl LiveRow {
+    /// The row of `plane` (its name in `chart`) holding `bytes`.
+    fn of(chart: &Chart, plane: usize, bytes: Bytes, sets_peak: bool) -> LiveRow {
+        LiveRow {
+            plane,
+            name: chart.name(plane).into_owned(),
+            size: bytes_long(bytes),
+            sets_peak,
+        }
+    }
+}
+
 /// Spans of clocks listed where the address peak is held, at most (the rest are
 /// counted).
 const PEAK_SPANS: usize = 8;
@@ -314,15 +326,7 @@ fn lane_summary(chart: &Chart, lane: usize) -> LaneSummary {
         .filter_map(|s| {
             let sets_peak = top.is_some_and(|p| plan.planes[p].space == s.space);
             let plane = if sets_peak { top? } else { *s.planes.last()? };
-            Some((
-                s.size,
-                LiveRow {
-                    plane,
-                    name: chart.name(plane).into_owned(),
-                    size: bytes_long(s.size),
-                    sets_peak,
-                },
-            ))
+            Some((s.size, LiveRow::of(chart, plane, s.size, sets_peak)))
         })
         .collect();
     // Stable: the rest stay largest first.
@@ -455,13 +459,7 @@ pub fn live_at(chart: &Chart, t: Clock) -> LiveAt {
             let top = group.iter().find(|x| x.2).map(|x| x.1);
             let plane = top.unwrap_or(planes[planes.len() - 1]);
             let bytes = stats::space_bytes(plan, &planes);
-            let row = LiveRow {
-                plane,
-                name: chart.name(plane).into_owned(),
-                size: bytes_long(bytes),
-                sets_peak: top.is_some(),
-            };
-            (bytes, row)
+            (bytes, LiveRow::of(chart, plane, bytes, top.is_some()))
         })
         .collect();
     spaces.sort_by(|a, b| (b.1.sets_peak, b.0, a.1.plane).cmp(&(a.1.sets_peak, a.0, b.1.plane)));
@@ -732,15 +730,7 @@ fn memories(chart: &Chart) -> Option<Memories> {
                 .flat_map(|c| stats::live_at(plan, c, t))
                 .filter_map(|s| {
                     let plane = *s.planes.last()?;
-                    Some((
-                        s.size,
-                        LiveRow {
-                            plane,
-                            name: chart.name(plane).into_owned(),
-                            size: bytes_long(s.size),
-                            sets_peak: false,
-                        },
-                    ))
+                    Some((s.size, LiveRow::of(chart, plane, s.size, false)))
                 })
                 .collect()
         })
