@@ -11,8 +11,8 @@ include!("support/exercise.rs");
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// Seed files: every bad input, every small format sample, a few real Aidge exports
-/// (schedule + plan) of the smallest graphs, a hand-off made from one, and a dump of
-/// each framework memplan reads. Read once per test binary.
+/// (schedule + plan) of the smallest graphs, a hand-off made from one, a dump of
+/// each framework memplan reads, and a small .tflite and .onnx model. Read once per test binary.
 fn seeds() -> &'static [(String, Vec<u8>)] {
     static SEEDS: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
     SEEDS.get_or_init(read_seeds)
@@ -60,7 +60,14 @@ fn read_seeds() -> Vec<(String, Vec<u8>)> {
         })
         .concat();
     out.push(("rnn-buffer-assignment.txt".into(), xla.into_bytes()));
-    for file in ["iree/mlp.packs.mlir", "executorch/cnn.trace.json"] {
+    // The binary readers (issue #37): a TFLite Micro model (FlatBuffers) and an ONNX
+    // model (protobuf); fuzz/'s `tflite` and `onnx` targets run them longer.
+    for file in [
+        "iree/mlp.packs.mlir",
+        "executorch/cnn.trace.json",
+        "tflm/sine_float.tflite",
+        "onnx/tiny_cnn.onnx",
+    ] {
         let name = file.rsplit('/').next().unwrap().to_owned();
         out.push((name, std::fs::read(format!("{DATA}/{file}")).unwrap()));
     }

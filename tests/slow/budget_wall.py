@@ -1,0 +1,75 @@
+"""`memplan plan --budget MS` times the whole command: reading, planning every memory
+component and writing (README, "The CLI"). This runs the real command on the largest
+committed sets, times it from outside (the wall clock of the process, start to exit),
+and holds it to its budget.
+
+Not in CI (`npm test`): a timing assertion on a machine shared with other jobs would be
+flaky there. `npm run test:slow` runs it (scripts/test-slow.sh). The tolerance is the one
+docs/benchmarks.md states ("none over 5 %", measured with every set at 2 / 10 / 30 s):
+5 % of the budget, plus the process's own start and exit, measured here on `memplan
+--version` (the budget's clock starts inside the process).
+
+Usage: python3 tests/slow/budget_wall.py [--memplan target/release/memplan]
+"""
+
+import argparse
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BENCH = ROOT / "tests" / "data" / "bench"
+#: (file, strategy, budget in ms): the largest buffer list committed (SOMAS PanGu-2.6B,
+#: 18,692 buffers) at the page's default and at 10 s, a dense one (BERT), and a schedule
+#: (EfficientNet-B0's: the drivers' configurations, then the re-placements, then the
+#: checker of the winner, all inside the budget).
+RUNS = [
+    (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "best", 2000),
+    (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "search", 2000),
+    (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "best", 10000),
+    (BENCH / "idealloc" / "somas_bert_base.csv", "best", 2000),
+    (BENCH / "models" / "efficientnet_b0.schedule.json", "best", 2000),
+]
+TOLERANCE = 0.05
+
+
+def wall(cmd):
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return time.monotonic() - t0, r
+
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--memplan", default=str(ROOT / "target" / "release" / "memplan"))
+    a = ap.parse_args(argv[1:])
+    start, r = min((wall([a.memplan, "--version"]) for _ in range(3)), key=lambda x: x[0])
+    if r.returncode:
+        print(f"{a.memplan} --version failed: {r.stderr.strip()}")
+        return 1
+    print(f"process start and exit: {start * 1000:.0f} ms")
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path, strategy, budget in RUNS:
+            out = pathlib.Path(tmp) / "plan.json"
+            out.unlink(missing_ok=True)
+            cmd = [a.memplan, "plan", str(path), "--strategy", strategy,
+                   "--budget", str(budget), "-o", str(out)]
+            took, r = wall(cmd)
+            limit = budget / 1000 * (1 + TOLERANCE) + start
+            ok = r.returncode == 0 and out.exists() and took <= limit
+            failed += not ok
+            rel = path.relative_to(ROOT)
+            print(f"{'ok  ' if ok else 'FAIL'} {rel} {strategy} --budget {budget}: "
+                  f"{took:.2f} s (limit {limit:.2f} s)"
+                  + ("" if r.returncode == 0 else f", exit {r.returncode}: {r.stderr.strip()}")
+                  + ("" if r.returncode or out.exists() else ", no plan written"),
+                  flush=True)
+    print(f"{len(RUNS) - failed} within their budget, {failed} over")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
