@@ -599,3 +599,126 @@ fn no_page_or_python_file_retypes_the_strategy_names() {
         );
     }
 }
+
+/// A function's length in lines, from its `fn` line to its closing brace: braces
+/// counted outside string and char literals and comments (a line's text after `//`).
+fn function_lengths(text: &str) -> Vec<(usize, String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let braces = |line: &str| -> (i64, bool) {
+        let mut depth = 0i64;
+        let (mut in_str, mut escaped, mut prev) = (false, false, ' ');
+        let mut opened = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if in_str {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == '"' {
+                    in_str = false;
+                }
+            } else if c == '/' && chars.peek() == Some(&'/') {
+                break;
+            } else if c == '"' {
+                in_str = true;
+            } else if c == '\'' && (prev == ' ' || prev == '(' || prev == ',' || prev == '=') {
+                // A char literal ('{', '\'', '\\'): skip to its closing quote.
+                let lit: String = chars.clone().take(4).collect();
+                if let Some(end) = lit.find('\'').filter(|&e| e > 0) {
+                    for _ in 0..=end {
+                        chars.next();
+                    }
+                }
+            } else if c == '{' {
+                depth += 1;
+                opened = true;
+            } else if c == '}' {
+                depth -= 1;
+            }
+            prev = c;
+        }
+        (depth, opened)
+    };
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        let t = t
+            .strip_prefix("pub(crate) ")
+            .or_else(|| t.strip_prefix("pub(super) "));
+        let t = t
+            .or_else(|| line.trim_start().strip_prefix("pub "))
+            .unwrap_or(line.trim_start());
+        let t = t.strip_prefix("const ").unwrap_or(t);
+        let Some(name) = t.strip_prefix("fn ") else {
+            continue;
+        };
+        let name: String = name
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let (mut depth, mut opened) = (0i64, false);
+        for (j, l) in lines.iter().enumerate().skip(i) {
+            let (d, o) = braces(l);
+            depth += d;
+            opened |= o;
+            if opened && depth <= 0 {
+                out.push((i, name.clone(), j - i + 1));
+                break;
+            }
+            if !opened && l.trim_end().ends_with(';') {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// No function in src/ is longer than about 150 lines unless it says why at its top:
+/// a line of its doc comment, or of its first lines, that starts `Long because`.
+#[test]
+fn no_function_is_over_150_lines_without_a_reason() {
+    const LIMIT: usize = 150;
+    // Being split by its owner (issue #35: `convert` by operator family); remove the
+    // entry when it is.
+    const BEING_SPLIT: [&str; 1] = ["src/formats/onnx/ops.rs::convert"];
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut long = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let rel = file.strip_prefix(root()).unwrap().display().to_string();
+        for (at, name, len) in function_lengths(&text) {
+            if len <= LIMIT || BEING_SPLIT.contains(&format!("{rel}::{name}").as_str()) {
+                continue;
+            }
+            let doc = lines[..at].iter().rev().take_while(|l| {
+                l.trim_start().starts_with("///") || l.trim_start().starts_with("#[")
+            });
+            let top = lines[at..].iter().take(4);
+            let said = doc.chain(top).any(|l| {
+                let l = l.trim_start().trim_start_matches('/').trim_start();
+                l.starts_with("Long because")
+            });
+            if !said {
+                long.push(format!("{rel}:{} fn {name}: {len} lines", at + 1));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {LIMIT} lines without a `Long because` at their top:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn function_lengths_count_braces_outside_strings_and_comments() {
+    let text =
+        "fn a() {\n    let s = \"}\"; // }\n    let c = '{';\n}\nfn b();\npub fn c() { 1 }\n";
+    assert_eq!(
+        function_lengths(text),
+        [(0, "a".to_owned(), 4), (5, "c".to_owned(), 1)]
+    );
+}

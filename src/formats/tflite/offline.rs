@@ -23,9 +23,19 @@ const BUFFERS: usize = 4;
 const METADATA: usize = 6;
 const VERSION: usize = 0;
 
-/// The model with `offsets` (one per tensor of subgraph 0; `None`: planned at run time)
-/// as its offline plan.
-pub fn write(buf: &[u8], model: &Model, offsets: &[Option<u64>]) -> Result<Vec<u8>> {
+/// What the rewritten model keeps of the old one, and the plan's words.
+struct Kept {
+    /// The offline plan: version, subgraphs, then one offset per tensor (-1: online).
+    words: Vec<i32>,
+    /// The old Model fields but its buffers and metadata: (id, scalar or reference).
+    fields: Vec<(usize, Field)>,
+    /// The old buffers, and the old metadata entries but an offline plan.
+    old_buffers: Vec<usize>,
+    old_meta: Vec<usize>,
+}
+
+/// Reads what [`write`] keeps of the model and refuses what it cannot rewrite.
+fn kept(buf: &[u8], model: &Model, offsets: &[Option<u64>]) -> Result<Kept> {
     if model.buffers.iter().any(|b| b.offset > 1) {
         return Err(Error::whole(
             "a model with buffers outside the flatbuffer (over 2 GB): not supported",
@@ -68,6 +78,23 @@ pub fn write(buf: &[u8], model: &Model, offsets: &[Option<u64>]) -> Result<Vec<u
         .map(|(at, _)| at)
         .collect();
 
+    Ok(Kept {
+        words,
+        fields,
+        old_buffers,
+        old_meta,
+    })
+}
+
+/// The model with `offsets` (one per tensor of subgraph 0; `None`: planned at run time)
+/// as its offline plan.
+pub fn write(buf: &[u8], model: &Model, offsets: &[Option<u64>]) -> Result<Vec<u8>> {
+    let Kept {
+        words,
+        fields,
+        old_buffers,
+        old_meta,
+    } = kept(buf, model, offsets)?;
     let mut w = Writer::default();
     w.u32(0); // root, patched
     w.bytes(IDENTIFIER);
