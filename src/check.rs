@@ -23,6 +23,12 @@
 //! by running such plans (docs/aidge-parity.md, "Wrap-around with optimize"). Whole
 //! spaces are therefore not compared: two spaces may overlap where no live plane is.
 //! Writing over a plane before its replacement (or its space's release) is flagged.
+//!
+//! Not independent of the planners in one respect: the liveness rule,
+//! [`Plan::plane_last_lives`], is the one the planners (`strategies::shapes`) and
+//! `stats` use. A wrong rule there would pass unseen, so `tests/check_props.rs` holds
+//! the checker's overlaps to a second rule written another way (a clock-by-clock
+//! simulation of what each space holds, over every byte and clock of random plans).
 
 use crate::model::{Bytes, Clock, Plan};
 use serde::Serialize;

@@ -91,7 +91,8 @@ pub struct Request {
     /// Options of Aidge's driver; given, the schedule is planned with them (they
     /// imply [`Source::Schedule`]). `None`: Aidge 0.10.1's defaults.
     pub driver: Option<DriverOptions>,
-    /// Time the search may take (per memory component), and its progress callback.
+    /// Time the whole planning run may take (every memory component shares it:
+    /// `strategies::replan` gives each what is left), and its progress callback.
     pub budget: Budget,
     /// The option the user typed that asked for `driver` (the CLI's first driver flag,
     /// `--wrap`, `--driver`…), which [`Refusal::DriverOnPlan`] names with the CLI's

@@ -242,6 +242,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
             .collect::<std::collections::HashMap<_, _>>(),
     )?;
     m.add("AS_LOADED", planning::AS_LOADED)?;
+    // TFLM's rules, for `memplan.tflm` (its `ALIGNMENT` and `METADATA` are these).
+    m.add("TFLM_ALIGNMENT", crate::formats::tflite::arena::ALIGNMENT)?;
+    m.add(
+        "TFLM_METADATA",
+        crate::formats::tflite::arena::OFFLINE_METADATA,
+    )?;
     m.add("AS_LOADED_ALIAS", planning::AS_LOADED_ALIAS)?;
     let formats: Vec<&str> = Export::CHOICES.iter().map(|c| c.name).collect();
     m.add("EXPORT_FORMATS", formats)?;

@@ -125,7 +125,119 @@ fn brute_force_plane_overlaps(plan: &Plan) -> BTreeSet<(usize, usize)> {
     out
 }
 
+/// [`arb_plan`] with some planes striped (an auto-concat's parts: `size < stride`, the
+/// parts spanning the footprint) and some spaces with dependencies (live to the end).
+fn arb_plan_striped() -> impl Strategy<Value = Plan> {
+    (
+        arb_plan(),
+        prop::collection::vec(any::<bool>(), 40),
+        prop::collection::vec(any::<bool>(), 12),
+    )
+        .prop_map(|(mut plan, striped, deps)| {
+            for (p, &st) in plan.planes.iter_mut().zip(&striped) {
+                if st && p.stride >= 2 {
+                    p.size = p.stride - 1;
+                }
+            }
+            for (s, &d) in plan.spaces.iter_mut().zip(&deps) {
+                s.has_deps = d;
+            }
+            plan
+        })
+}
+
+/// A second liveness rule, written without `Plan::plane_last_lives` or its formula: a
+/// simulation, clock by clock, of what each space holds. At clock `t` a space holds
+/// the planes it held before `t` and those written at `t`; after `t` it keeps only
+/// those written at `t` when one of them is not striped (its writer read the space and
+/// wrote over it), else all of them; after its last clock (its release, or the plan's
+/// end for a space never released or with dependencies) it holds nothing. Then every
+/// byte of every component at every clock: two planes of different spaces both live
+/// there are an overlap. Returns the pairs of planes (lower index first).
+fn simulated_overlaps(plan: &Plan) -> BTreeSet<(usize, usize)> {
+    let horizon = plan.max_lifetime;
+    let mut held: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); plan.spaces.len()];
+    let mut out = BTreeSet::new();
+    for t in 0..=horizon {
+        // Who is live at t, per space.
+        let mut live: Vec<BTreeSet<usize>> = held.clone();
+        for (i, p) in plan.planes.iter().enumerate() {
+            if p.allocated == t {
+                live[p.space].insert(i);
+            }
+        }
+        // Every byte at t: the live planes covering it.
+        let top = plan
+            .planes
+            .iter()
+            .map(|p| (p.cont_offset + p.cont_size).max(p.wrap_offset + p.wrap_size))
+            .max()
+            .unwrap_or(0);
+        for component in 0..plan.components.len() {
+            for byte in 0..top {
+                let owners: Vec<usize> = live
+                    .iter()
+                    .enumerate()
+                    .filter(|(s, _)| plan.spaces[*s].component == component)
+                    .flat_map(|(_, planes)| planes.iter().copied())
+                    .filter(|&i| {
+                        let p = &plan.planes[i];
+                        (p.cont_offset..p.cont_offset + p.cont_size).contains(&byte)
+                            || (p.wrap_offset..p.wrap_offset + p.wrap_size).contains(&byte)
+                    })
+                    .collect();
+                for (k, &a) in owners.iter().enumerate() {
+                    for &b in &owners[k + 1..] {
+                        if plan.planes[a].space != plan.planes[b].space {
+                            out.insert((a.min(b), a.max(b)));
+                        }
+                    }
+                }
+            }
+        }
+        // What each space holds after t.
+        for (s, space) in plan.spaces.iter().enumerate() {
+            let written: BTreeSet<usize> = live[s]
+                .iter()
+                .copied()
+                .filter(|&i| plan.planes[i].allocated == t)
+                .collect();
+            let replaced = written.iter().any(|&i| {
+                let p = &plan.planes[i];
+                p.size == p.stride
+            });
+            let end = match space.released {
+                Some(r) if !space.has_deps => r,
+                _ => horizon,
+            };
+            held[s] = if t >= end {
+                BTreeSet::new()
+            } else if replaced {
+                written
+            } else {
+                live[s].clone()
+            };
+        }
+    }
+    out
+}
+
 proptest! {
+    /// The checker's overlaps are the simulation's (above): the checker shares
+    /// `Plan::plane_last_lives` with the planners and `stats`, so a wrong liveness
+    /// rule there would pass the first brute force below, built on the same
+    /// formula; this one states it another way, over bytes × clocks.
+    #[test]
+    fn plane_overlaps_match_a_simulation_over_bytes_and_clocks(plan in arb_plan_striped()) {
+        let found: BTreeSet<(usize, usize)> = check(&plan)
+            .problems
+            .iter()
+            .filter(|p| p.kind == ProblemKind::PlaneOverlap)
+            .map(|p| (p.planes[0].min(p.planes[1]), p.planes[0].max(p.planes[1])))
+            .collect();
+        prop_assert_eq!(found, simulated_overlaps(&plan));
+    }
+
     #[test]
     fn plane_overlaps_match_brute_force(plan in arb_plan()) {
         let report = check(&plan);

@@ -65,3 +65,57 @@ fn the_documented_memplan_example_loads() {
          relu_Relu:\n  0 0 (0x00000000U) -> 3211264 (0x00310000U) [3211264] @ 1 to 2\n\n"
     );
 }
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// The page tells an ONNX model and a `.tflite` by the file's name (`www/onnx.js`
+/// `isOnnx`, `<memplan-view>`'s loader, `www/tflite.js`); the core by its content
+/// (`formats::is_onnx_model`, `tflite::is_tflite`). On every file of tests/data the two
+/// agree (but the deliberately cut `.tflite` of tests/data/bad, which only its name
+/// says is one); the page's rules are quoted from its source, so changing them
+/// changes this test.
+#[test]
+fn the_pages_file_types_by_name_agree_with_the_cores_sniffing() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"));
+    let js = |f: &str| std::fs::read_to_string(format!("{root}/www/{f}")).unwrap();
+    const ONNX_BY_NAME: &str = r"/\.onnx$/i";
+    const TFLITE_BY_NAME: &str = r"/\.tflite$/i";
+    assert!(js("onnx.js").contains(&format!("isOnnx = (name) => {ONNX_BY_NAME}.test(name)")));
+    assert!(js("memplan-view.js").contains(&format!("{ONNX_BY_NAME}.test(name)")));
+    assert!(js("tflite.js").contains(&format!("{TFLITE_BY_NAME}.test(src.name)")));
+    let mut files = Vec::new();
+    files_under(&std::path::Path::new(root).join("tests/data"), &mut files);
+    let mut checked = (0, 0);
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_lowercase();
+        let bytes = std::fs::read(&path).unwrap();
+        let (onnx, tflite) = (name.ends_with(".onnx"), name.ends_with(".tflite"));
+        assert_eq!(
+            formats::is_onnx_model(&name, &bytes),
+            onnx,
+            "{}: the page and the core disagree on whether it is an ONNX model",
+            path.display()
+        );
+        if name != "truncated.tflite" {
+            assert_eq!(
+                formats::tflite::is_tflite(&bytes),
+                tflite,
+                "{}: the page and the core disagree on whether it is a .tflite",
+                path.display()
+            );
+        }
+        checked.0 += usize::from(onnx);
+        checked.1 += usize::from(tflite);
+    }
+    assert!(checked.0 >= 5 && checked.1 >= 10, "{checked:?}");
+}

@@ -164,3 +164,58 @@ fn every_export_format_has_a_download_suffix_of_its_own() {
         );
     }
 }
+
+/// The fields of a struct as `src/<file>` declares them (`pub name: Type,` lines).
+fn struct_fields(file: &str, header: &str) -> Vec<String> {
+    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).unwrap();
+    let body = source
+        .split(header)
+        .nth(1)
+        .and_then(|rest| rest.split("\n}").next())
+        .unwrap_or_else(|| panic!("{header} in {file}"));
+    body.lines()
+        .filter_map(|l| l.trim().strip_prefix("pub "))
+        .filter_map(|l| l.split_once(':').map(|(name, _)| name.trim().to_owned()))
+        .collect()
+}
+
+/// `memplan.Report` (python/memplan/report.py) is `planning::PlanReport` as a
+/// dataclass, copied by hand: a field added in Rust must fail here until Python has it,
+/// as a dataclass field and read by `Report.from_json`. Python's own fields (what only
+/// `memplan.tflm` knows) are listed.
+#[test]
+fn the_python_report_has_every_field_of_plan_report() {
+    const PYTHON_ONLY: [&str; 1] = ["arena"];
+    let rust = struct_fields("src/planning.rs", "pub struct PlanReport {");
+    assert!(rust.len() >= 10, "{rust:?}");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/python/memplan/report.py");
+    let python = std::fs::read_to_string(path).unwrap();
+    let class = python
+        .split("class Report:")
+        .nth(1)
+        .expect("class Report in report.py");
+    let fields: Vec<String> = class
+        .lines()
+        .take_while(|l| !l.trim_start().starts_with('@') && !l.trim_start().starts_with("def "))
+        .filter(|l| l.starts_with("    ") && !l.starts_with("     "))
+        .filter_map(|l| l.trim().split_once(':').map(|(n, _)| n.to_owned()))
+        .filter(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .collect();
+    for f in &rust {
+        assert!(
+            fields.contains(f),
+            "PlanReport.{f} is not a field of memplan.Report (python/memplan/report.py): {fields:?}"
+        );
+        assert!(
+            class.contains(&format!("r[\"{f}\"]")) || class.contains(&format!("r.get(\"{f}\")")),
+            "Report.from_json does not read PlanReport.{f}"
+        );
+    }
+    for f in &fields {
+        assert!(
+            rust.contains(f) || PYTHON_ONLY.contains(&f.as_str()),
+            "memplan.Report.{f} is in no PlanReport field (src/planning.rs)"
+        );
+    }
+}

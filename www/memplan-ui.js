@@ -178,11 +178,18 @@ export function chartKey(viewer, e, width) {
   }
 }
 
-/** `t0,t1,a0,a1` as four finite numbers with t0 < t1 and a0 < a1, or null. */
+/**
+ * `t0,t1,a0,a1` as four finite numbers with t0 < t1 and a0 < a1, or null. Each field is a
+ * decimal number (Rust's `f64` grammar, which `memplan render --view` reads: no empty
+ * field, no hex); tests/data/view_texts.json holds both to the same cases.
+ */
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 export function parseView(text) {
   if (!text) return null;
-  const v = String(text).split(',').map(Number);
-  if (v.length !== 4 || !v.every(Number.isFinite) || !(v[0] < v[1]) || !(v[2] < v[3])) return null;
+  const fields = String(text).split(',');
+  if (fields.length !== 4 || !fields.every((f) => DECIMAL.test(f))) return null;
+  const v = fields.map(Number);
+  if (!v.every(Number.isFinite) || !(v[0] < v[1]) || !(v[2] < v[3])) return null;
   return v;
 }
 

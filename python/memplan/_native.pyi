@@ -8,6 +8,8 @@ EXPORT_FORMATS: list[str]
 RECIPES: list[str]
 RECIPE_HELP: dict[str, str]
 DTYPES: list[str]
+TFLM_ALIGNMENT: int
+TFLM_METADATA: str
 
 def document(plan: str, schedule: str | None = None) -> str: ...
 def plan(text: str | bytes, name: str, strategy: str, budget_ms: int) -> tuple[str, str]: ...

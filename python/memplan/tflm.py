@@ -36,10 +36,12 @@ from .report import Report
 __all__ = ["ALIGNMENT", "METADATA", "Buffer", "buffers", "plan", "named_csv", "apply_plan",
            "with_offline_plan"]
 
-#: ``MicroArenaBufferAlignment()``: every planned size is rounded up to it.
-ALIGNMENT = 16
-#: The metadata name TFLM's ``AllocationInfoBuilder`` looks for.
-METADATA = "OfflineMemoryAllocation"
+#: ``MicroArenaBufferAlignment()``: every planned size is rounded up to it (defined once,
+#: in Rust: ``formats::tflite::arena::ALIGNMENT``).
+ALIGNMENT: int = _native.TFLM_ALIGNMENT
+#: The metadata name TFLM's ``AllocationInfoBuilder`` looks for (Rust's
+#: ``formats::tflite::arena::OFFLINE_METADATA``).
+METADATA: str = _native.TFLM_METADATA
 
 _NAME = "model.tflite"
 

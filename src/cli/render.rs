@@ -155,11 +155,21 @@ fn png(svg: &str, scale: f64) -> std::result::Result<Vec<u8>, String> {
 mod tests {
     use super::*;
 
+    /// Every case of tests/data/view_texts.json, which www/memplan-ui.js's `parseView`
+    /// reads too (tests/e2e/view_text.test.mjs): one rule for the CLI and the page.
     #[test]
-    fn views_parse_and_reject_empty_ranges() {
-        assert_eq!(parse_view("0, 10,0,1.1"), Some([0.0, 10.0, 0.0, 1.1]));
-        assert_eq!(parse_view("10,0,0,1"), None);
-        assert_eq!(parse_view("0,1,0"), None);
-        assert_eq!(parse_view("0,1,0,NaN"), None);
+    fn views_parse_as_the_shared_table_says() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/view_texts.json");
+        let table: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let cases = table["cases"].as_array().unwrap();
+        assert!(cases.len() >= 10);
+        for case in cases {
+            let text = case[0].as_str().unwrap();
+            let want: Option<Vec<f64>> = case[1]
+                .as_array()
+                .map(|v| v.iter().map(|x| x.as_f64().unwrap()).collect());
+            assert_eq!(parse_view(text).map(Vec::from), want, "--view `{text}`");
+        }
     }
 }

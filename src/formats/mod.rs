@@ -257,11 +257,7 @@ fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {
 /// defaults. The page's main wasm module does not carry the reader: it converts
 /// models in its lazily loaded ONNX module first.
 fn load_onnx(file_name: &str, bytes: &[u8]) -> Option<Result<Document>> {
-    let is_json = bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| *b == b'{');
-    if is_json || !onnx_named(file_name, bytes) {
+    if !is_onnx_model(file_name, bytes) {
         return None;
     }
     #[cfg(all(feature = "onnx", not(target_arch = "wasm32")))]
@@ -271,6 +267,19 @@ fn load_onnx(file_name: &str, bytes: &[u8]) -> Option<Result<Document>> {
         "an ONNX model: this build of memplan reads none (build with the `onnx` feature, \
          or drop it on the page, which converts it in its ONNX module)",
     )))
+}
+
+/// Whether `load` reads the file as a binary ONNX model: not JSON (a `.onnx` name over
+/// JSON text is the page's converted model), and named `.onnx` or starting as an ONNX
+/// `ModelProto` does (field 1, `ir_version`, a small varint). The page routes a file to
+/// its ONNX module by the name alone (`www/onnx.js` `isOnnx`); tests/formats_samples.rs
+/// holds the two rules to agree on every file of tests/data.
+pub fn is_onnx_model(file_name: &str, bytes: &[u8]) -> bool {
+    let is_json = bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{');
+    !is_json && onnx_named(file_name, bytes)
 }
 
 fn onnx_named(file_name: &str, bytes: &[u8]) -> bool {

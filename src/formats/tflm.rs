@@ -384,8 +384,9 @@ pub fn allocations(text: &str) -> Option<Allocations> {
 }
 
 /// The byte alignment TFLM gives the arena's start (`MicroArenaBufferAlignment()`): a
-/// `tensor_arena` array not aligned to it loses up to this minus one bytes.
-pub const ARENA_ALIGNMENT: Bytes = 16;
+/// `tensor_arena` array not aligned to it loses up to this minus one bytes. The same
+/// rule as the planned sizes' ([`super::tflite::arena::ALIGNMENT`]): one definition.
+pub const ARENA_ALIGNMENT: Bytes = super::tflite::arena::ALIGNMENT;
 
 /// The `kTensorArenaSize` to set for a model whose plan has arena head `head`, told by
 /// its `print_allocations()` output `a`; `model_head` is the head of TFLM's own plan

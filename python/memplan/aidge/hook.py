@@ -125,7 +125,7 @@ def memory_manager(scheduler: Any, stats_folder: Union[str, Path, None] = None,
     per output. Aidge's driver makes the plan, then memplan re-places its memory
     spaces with ``strategy`` (any of ``memplan.STRATEGIES``; ``"as-loaded"``, also
     accepted as ``"aidge"``, keeps Aidge's offsets) within ``budget_ms`` milliseconds
-    per memory component; memplan's placement is used only where it is strictly
+    for the whole plan (its memory components share them); memplan's placement is used only where it is strictly
     smaller in some memory component and larger in none, else Aidge's offsets are
     kept as they are (equal sizes included).
 
