@@ -5,6 +5,8 @@
     nice -n 19 python3 scripts/bench-planners.py --memplan target/release/memplan \
         [--minimalloc PATH] [--idealloc PATH] [--budgets 2,10,30] --out DIR SET.csv...
     python3 scripts/bench-planners.py --memplan - --render --out - DIR/results.json...
+    python3 scripts/bench-planners.py --memplan - --render --out - --doc docs/benchmarks.md \
+        DIR/results.json...     # rewrites the table between its markers (scripts/doc_tables.py)
 
 Per set and budget: `memplan plan --strategy best --budget MS` (wall clock of the
 whole command: read, plan, write), MiniMalloc (`--capacity` = the file's capacity,
@@ -138,12 +140,22 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--render", action="store_true",
                     help="only print the table of the SETs given as results.json files")
+    ap.add_argument("--doc", metavar="FILE.md",
+                    help="with --render: rewrite the table `planners-side-by-side` of FILE.md "
+                         "(scripts/doc_tables.py) instead of printing it")
     ap.add_argument("sets", nargs="+")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     if args.render:
         results = [row for f in args.sets for row in json.load(open(f))]
-        print(table(results, budgets, True, True))
+        text = table(results, budgets, True, True)
+        if args.doc:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            import doc_tables
+            command = "python3 scripts/bench-planners.py " + " ".join(sys.argv[1:])
+            doc_tables.write(args.doc, "planners-side-by-side", command, text)
+        else:
+            print(text)
         return
     os.makedirs(args.out, exist_ok=True)
     results = []

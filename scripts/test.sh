@@ -19,6 +19,10 @@ cargo clippy --lib --target wasm32-unknown-unknown --features lite -q -- -D warn
 cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features onnx-module -q -- -D warnings
 cargo clippy --lib --no-default-features --features python -q -- -D warnings
 
+step "docs: generated tables"
+# Each generated table of docs/ sits between markers naming the script that rewrites it.
+python3 scripts/doc_tables.py check
+
 step "cargo test"
 # Property and mutation tests draw from a pinned seed here so a run is reproducible
 # (a plain `cargo test` explores new random cases every time; so does fuzz/).
