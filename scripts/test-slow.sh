@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The slow proofs, outside CI's 30 minutes: run before a release (`npm run test:slow`).
-# Installs what is missing first (scripts/setup.sh build python cortexm: the .venv with
+# Installs what is missing first (scripts/setup.sh build cortexm: the .venv with
 # aidge-export-arm-cortexm, Debian's arm-none-eabi toolchain and qemu-system-arm,
 # cargo-fuzz). Every step runs even when one before it failed; the summary gives each
 # step's verdict and time, and the exit status is 1 when any failed.
@@ -28,7 +28,7 @@ t_all=$SECONDS
 
 step "setup"
 set -e
-scripts/setup.sh build python cortexm
+scripts/setup.sh build cortexm   # cortexm includes python
 if ! command -v cargo-fuzz >/dev/null; then
   say "installing cargo-fuzz 0.13.2 (about 2 minutes, once)"
   cargo install cargo-fuzz --version 0.13.2 --locked

