@@ -120,7 +120,7 @@ test('Deploy as the seed fusions shows the fused peak and what each step saved',
   const imported = await report(p);
   assert.equal(imported.peak, String(rec.plain.memplan_own_order));
   await p.waitForSelector('#deploy:not([hidden]) option[value="0"]', { state: 'attached' });
-  const label = 'fuse-linear, fuse-attention, fuse-gelu';
+  const label = 'fuse-linear, fuse-layernorm, fuse-attention, fuse-gelu';
   const labels = await p.$$eval('#deploy option', (os) => os.map((o) => o.textContent));
   assert.ok(labels.includes(label), labels.join(' | '));
   await p.selectOption('#deploy', { label });
@@ -129,13 +129,13 @@ test('Deploy as the seed fusions shows the fused peak and what each step saved',
   assert.equal(deployed.peak, String(rec.fused.memplan_own_order), 'the recorded fused peak');
   assert.equal(await p.textContent('#title'), `hf_vit.onnx · ${label}`);
   const notice = await p.textContent('#notice');
-  assert.match(notice, /Deployed as fuse-linear, fuse-attention, fuse-gelu: peak 95,744 B, as imported 130,560 B \(−34,816 B\)/);
+  assert.match(notice, /Deployed as fuse-linear, fuse-layernorm, fuse-attention, fuse-gelu: peak 95,744 B, as imported 130,560 B \(−34,816 B\)/);
   assert.doesNotMatch(notice, /an estimate/);
   // Under Details: what was fused, and the default plan's peak after each step.
   const details = await p.textContent('#notice details');
   assert.match(details, /12 × MatMul and Add fused into Linear/);
   assert.match(details, /2 × Div, Erf, Add, Mul and Mul fused into GeLU/);
-  assert.match(details, /Aidge's default plan: 130,560 B as given → 130,560 B with fuse-linear \(no change\) → 130,560 B with fuse-attention \(no change\) → 95,744 B with fuse-gelu \(−34,816 B\)/);
+  assert.match(details, /Aidge's default plan: 130,560 B as given → 130,560 B with fuse-linear \(no change\) → 130,560 B with fuse-layernorm \(no change\) → 130,560 B with fuse-attention \(no change\) → 95,744 B with fuse-gelu \(−34,816 B\)/);
   assert.deepEqual(h.outside(p, env.url), []);
   assert.deepEqual(p.consoleErrors, []);
   await p.close();
