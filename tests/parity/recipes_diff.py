@@ -67,8 +67,9 @@ ALL = ["alexnet", "densenet121", "efficientnet_b0", "efficientnet_b1", "efficien
        "googlenet", "inception_v3", "mnasnet0_5", "mnasnet1_0", "mobilenet_v2",
        "mobilenet_v3_large", "mobilenet_v3_small", "resnet18", "resnet50", "squeezenet1_0",
        "squeezenet1_1", "vgg11", "vgg11_bn", "wide_resnet50_2"] + TRANSFORMERS
-# CI: SE blocks and HardSwish, MaxPool and Concat, BatchNorm's Transposes, parallel branches.
-CI_MODELS = ["mobilenet_v3_small", "squeezenet1_1", "densenet121", "googlenet"]
+# CI: SE blocks and HardSwish, MaxPool and Concat, BatchNorm's Transposes, parallel
+# branches, the transformer (MatMul's and Reshape's formats; about 5 s).
+CI_MODELS = ["mobilenet_v3_small", "squeezenet1_1", "densenet121", "googlenet", "hf_vit"]
 # int8 exports (ExportConfig(dtype="int8"): aidge-quantization's PTQ, then the export):
 # the Quantizers on shared Add operands (ResNet-18, MNASNet), Concat (SqueezeNet), a graph
 # the quantizer refuses (MobileNet-v3-Small keeps float32). CI runs ResNet-18.
