@@ -681,12 +681,12 @@ fn tag_of(layout: Layout, rank: usize) -> &'static str {
 fn formats(g: &mut Graph, notes: &mut Vec<Note>) {
     let layout = layouts(g);
     let mut transposes = 0usize;
-    for n in 0..g.nodes.len() {
-        if !g.nodes[n].alive || g.nodes[n].producer {
+    for (node, l) in g.nodes.iter_mut().zip(&layout) {
+        if !node.alive || node.producer {
             continue;
         }
-        let l = layout[n].unwrap_or(Layout::Plain);
-        for out in &mut g.nodes[n].outputs {
+        let l = l.unwrap_or(Layout::Plain);
+        for out in &mut node.outputs {
             out.format = tag_of(l, out.dims.len()).into();
             if l == Layout::Last {
                 out.dims = nhwc(&out.dims);
