@@ -15,6 +15,9 @@
 #   onnx    — every ONNX node model against aidge_core (tests/parity/onnx_nodes_diff.py --all)
 #   wrap    — Aidge's wrap-around plans built and run in aidge-export-cpp, on every CNN of
 #             tests/data/bench/models (tests/parity/wrap_exec.py)
+#   exports — the whole aidge-export-cpp set built, run and compared (CI runs a subset):
+#             tests/parity/exportcpp_diff.py --all, recipes_diff.py --all --full,
+#             fusions_diff.py --all
 #   cortexm — one model's aidge-export-arm-cortexm build run in QEMU against memplan's
 #             `--recipes cortexm-int8` (tests/parity/cortexm_qemu.py squeezenet1_0 --qemu)
 set -uo pipefail
@@ -23,7 +26,7 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 say() { printf '\033[1mmemplan test:slow:\033[0m %s\n' "$*" >&2; }
 
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(budget fuzz onnx wrap cortexm)
+[ ${#steps[@]} -eq 0 ] && steps=(budget fuzz onnx wrap exports cortexm)
 t_all=$SECONDS
 
 step "setup"
@@ -73,6 +76,14 @@ run_onnx() { .venv/bin/python tests/parity/onnx_nodes_diff.py --all; }
 
 run_wrap() { MEMPLAN=target/release/memplan .venv/bin/python tests/parity/wrap_exec.py --markdown; }
 
+run_exports() {
+  local status=0
+  .venv/bin/python tests/parity/exportcpp_diff.py --all || status=1
+  .venv/bin/python tests/parity/recipes_diff.py --all --full || status=1
+  .venv/bin/python tests/parity/fusions_diff.py --all || status=1
+  return $status
+}
+
 run_cortexm() {
   .venv/bin/python tests/parity/cortexm_qemu.py squeezenet1_0 --qemu
 }
@@ -81,7 +92,7 @@ summary=()
 failed=0
 for s in "${steps[@]}"; do
   if ! declare -F "run_$s" >/dev/null; then
-    echo "unknown step $s (budget, fuzz, onnx, wrap, cortexm)" >&2
+    echo "unknown step $s (budget, fuzz, onnx, wrap, exports, cortexm)" >&2
     exit 2
   fi
   step "$s"
