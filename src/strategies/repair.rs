@@ -252,10 +252,10 @@ pub(crate) fn improve(
             drop = peak - cap;
         }
         let mut heap: BinaryHeap<(Bytes, Reverse<u64>, usize)> = BinaryHeap::new();
-        for i in 0..items.len() {
-            if s.offsets[i] + items[i].size > cap {
+        for (i, it) in items.iter().enumerate() {
+            if s.offsets[i] + it.size > cap {
                 s.out[i] = true;
-                heap.push((items[i].size, Reverse(next()), i));
+                heap.push((it.size, Reverse(next()), i));
             }
         }
         let mut left = heap.len();
@@ -308,6 +308,56 @@ pub(crate) fn improve(
         }
     }
     (best, peak)
+}
+
+/// Buffers of one lifetime merged into one block, largest first inside it: placing
+/// the block places them all, side by side. On IOPDDL S_1, 1,609 parameters live
+/// over clocks 0–26,922, each of a few hundred bytes; one at a time they end on top
+/// of everything and no repair can take one down (it needs a gap free for 26,922
+/// clocks), as one block of 504 MB they move together.
+pub(crate) struct Blocks {
+    /// The blocks as items.
+    pub items: Vec<Item>,
+    /// The buffers of each block, in their order inside it.
+    members: Vec<Vec<(usize, Bytes)>>,
+}
+
+impl Blocks {
+    pub(crate) fn of(items: &[Item]) -> Blocks {
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by_key(|&i| (items[i].lower, items[i].upper, Reverse(items[i].size), i));
+        let mut blocks = Blocks {
+            items: Vec::new(),
+            members: Vec::new(),
+        };
+        for i in order {
+            let it = items[i];
+            match blocks.items.last_mut() {
+                Some(b) if (b.lower, b.upper) == (it.lower, it.upper) => {
+                    b.size += it.size;
+                    blocks.members.last_mut().unwrap().push((i, it.size));
+                }
+                _ => {
+                    blocks.items.push(it);
+                    blocks.members.push(vec![(i, it.size)]);
+                }
+            }
+        }
+        blocks
+    }
+
+    /// The offsets of the buffers when the blocks are at `offsets`.
+    pub(crate) fn unpack(&self, offsets: &[Bytes], n: usize) -> Vec<Bytes> {
+        let mut out = vec![0; n];
+        for (b, members) in self.members.iter().enumerate() {
+            let mut at = offsets[b];
+            for &(i, size) in members {
+                out[i] = at;
+                at += size;
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -370,55 +420,5 @@ mod tests {
         let mut ranges = vec![(0, 3, 100.0), (3, 6, 1.0), (6, 10, 0.5)];
         let mut ends = Vec::new();
         assert_eq!(cheapest(&mut ranges, 4, 10, &mut ends), Some(6));
-    }
-}
-
-/// Buffers of one lifetime merged into one block, largest first inside it: placing
-/// the block places them all, side by side. On IOPDDL S_1, 1,609 parameters live
-/// over clocks 0–26,922, each of a few hundred bytes; one at a time they end on top
-/// of everything and no repair can take one down (it needs a gap free for 26,922
-/// clocks), as one block of 504 MB they move together.
-pub(crate) struct Blocks {
-    /// The blocks as items.
-    pub items: Vec<Item>,
-    /// The buffers of each block, in their order inside it.
-    members: Vec<Vec<(usize, Bytes)>>,
-}
-
-impl Blocks {
-    pub(crate) fn of(items: &[Item]) -> Blocks {
-        let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_by_key(|&i| (items[i].lower, items[i].upper, Reverse(items[i].size), i));
-        let mut blocks = Blocks {
-            items: Vec::new(),
-            members: Vec::new(),
-        };
-        for i in order {
-            let it = items[i];
-            match blocks.items.last_mut() {
-                Some(b) if (b.lower, b.upper) == (it.lower, it.upper) => {
-                    b.size += it.size;
-                    blocks.members.last_mut().unwrap().push((i, it.size));
-                }
-                _ => {
-                    blocks.items.push(it);
-                    blocks.members.push(vec![(i, it.size)]);
-                }
-            }
-        }
-        blocks
-    }
-
-    /// The offsets of the buffers when the blocks are at `offsets`.
-    pub(crate) fn unpack(&self, offsets: &[Bytes], n: usize) -> Vec<Bytes> {
-        let mut out = vec![0; n];
-        for (b, members) in self.members.iter().enumerate() {
-            let mut at = offsets[b];
-            for &(i, size) in members {
-                out[i] = at;
-                at += size;
-            }
-        }
-        out
     }
 }
