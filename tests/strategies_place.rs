@@ -670,7 +670,7 @@ fn best_repairs_large_lists_validly_and_repeats_itself() {
             .push(Buffer::new(id, 0, horizon / 2, 64 + 16 * (k % 9)));
     }
     let budget = Budget {
-        max_nodes: 1_500_000,
+        max_nodes: 200_000,
         ..Budget::millis(u64::MAX)
     };
     let best = place(&list, Strategy::Best, &budget).unwrap();
