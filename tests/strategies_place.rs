@@ -658,9 +658,12 @@ fn sweep_valid(list: &BufferList, offsets: &[u64]) -> Result<(), String> {
 /// `best` runs the repair under a capacity (on blocks of buffers of one lifetime,
 /// then on the buffers) after the greedy passes and the local search. Its plan is
 /// valid, at or above the bound, never above TFLite's pass, and the same node limit
-/// gives the same plan.
+/// gives the same plan. About 140 s in release on the loaded 2-core machine (the
+/// greedy passes and the anchor over 54,500 buffers, twice), too long for CI: run it
+/// with `cargo test --release --features tools --test strategies_place -- --ignored`.
+/// CI runs `repair`'s unit tests and `the_bound_is_never_above_best_on_any_committed_set`.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "release only: minutes in a debug build")]
+#[ignore = "about 140 s in release: run with --ignored"]
 fn best_repairs_large_lists_validly_and_repeats_itself() {
     let mut list = memplan::tools::bench::synthetic(50_500, 3);
     let horizon = list.buffers.iter().map(|b| b.upper).max().unwrap();
