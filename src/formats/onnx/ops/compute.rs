@@ -67,7 +67,15 @@ fn batch_norm(n: &Node) -> OpResult {
     if attrs.int("training_mode", 0) != 0 {
         return Err("training_mode=1 is not supported".into());
     }
-    let d = rank4(n.x()?)?.to_vec();
+    // aidge_onnx imports every BatchNormalization as BatchNorm2D, whose forward_dims
+    // sizes any input with a channel axis (rank 2, 3 as BatchNorm1d's tokens, 4 or 5;
+    // probed on aidge_core 0.10.1): its output has its input's dims.
+    let d = n.x()?.dims.clone();
+    if d.len() < 2 {
+        return Err(format!(
+            "its input has dims {d:?}, no channel axis (Aidge's BatchNorm2D needs rank 2 or more)"
+        ));
+    }
     let mut cats = vec![Category::Data];
     cats.extend([Category::Param; 4]);
     Ok(op("BatchNorm2D", cats, vec![Protect::None], d))
