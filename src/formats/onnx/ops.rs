@@ -236,7 +236,12 @@ pub fn convert(
         rules,
     };
     if let Some(kind) = elementwise_unary(op_type) {
-        return unary(kind, n.x()?, Naming::Node);
+        let mut o = unary(kind, n.x()?, Naming::Node)?;
+        if op_type == "Not" {
+            // Its output stays boolean (1 byte) when the graph is set to float32.
+            o.outputs[0].1 = 1;
+        }
+        return Ok(o);
     }
     elementwise::convert(&n)
         .or_else(|| compute::convert(&n))

@@ -105,6 +105,14 @@ fn binary(n: &Node) -> OpResult {
         vec![Protect::None; vals.len()],
         dims.clone(),
     );
+    if matches!(
+        op_type,
+        "Greater" | "GreaterOrEqual" | "Less" | "LessOrEqual"
+    ) {
+        // Their output stays boolean (1 byte) when the graph is set to float32
+        // (aidge_core 0.10.1, ONNX's node tests: tests/parity/onnx_nodes_diff.py).
+        o.outputs[0].1 = 1;
+    }
     if vals.len() == 2 {
         let fmod = attrs.int("fmod", 0) != 0;
         o.values = vec![arith(op_type, vals[0], vals[1], &dims, fmod)];
@@ -138,7 +146,15 @@ fn hardmax(n: &Node) -> OpResult {
 
 fn dropout(n: &Node) -> OpResult {
     let inputs = n.inputs;
-    let mut o = unary("Dropout", n.x()?, Naming::Node)?;
+    // aidge_backend_cpu's Dropout kernel is not registered in place: it protects its
+    // whole input (the wheel's getNbRequiredProtected); Aidge's operator always has
+    // the mask output, boolean, of its input's dims (ONNX's node tests on the wheel).
+    let mut o = AidgeOp {
+        protect: vec![Protect::All],
+        ..unary("Dropout", n.x()?, Naming::Node)?
+    };
+    let mask = (o.outputs[0].0.clone(), 1);
+    o.outputs.push(mask);
     o.inputs = vec![Category::Data, Category::Param, Category::Param];
     o.inputs.truncate(inputs.len().max(1));
     Ok(o)

@@ -583,6 +583,21 @@ fn resize(attrs: &Attrs, x: &Value, inputs: &[Option<&Value>]) -> OpResult {
         for (&a, &v) in at.iter().zip(v) {
             dims[a] = v.max(0) as u64;
         }
+        // keep_aspect_ratio_policy (opset 18): one scale for every axis given, the least
+        // (not_larger) or the greatest (not_smaller) of sizes / dims, rounded half up
+        // (ONNX's reference implementation).
+        let policy = attrs.string("keep_aspect_ratio_policy");
+        if let Some(pick) = policy.as_deref().filter(|p| *p != "stretch") {
+            let ratios = at.iter().map(|&a| dims[a] as f64 / x.dims[a].max(1) as f64);
+            let scale = match pick {
+                "not_larger" => ratios.fold(f64::INFINITY, f64::min),
+                "not_smaller" => ratios.fold(0.0, f64::max),
+                _ => return Err(format!("keep_aspect_ratio_policy '{pick}' is not ONNX's")),
+            };
+            for &a in &at {
+                dims[a] = (scale * x.dims[a] as f64 + 0.5) as u64;
+            }
+        }
     } else if let Some(sc) = get(2) {
         let f = sc.floats.as_ref().ok_or("its scales are not constant")?;
         if f.len() != at.len() {
