@@ -1,4 +1,4 @@
-//! The seed fusions (`--recipes fuse-linear,fuse-attention,fuse-gelu`,
+//! The seed fusions (`--recipes fuse-linear,fuse-layernorm,fuse-attention,fuse-gelu`,
 //! src/recipes/fusions.rs) on the fixtures of tests/data/onnx/fusions (ViT and DINOv2
 //! exports folded for their input size, a synthetic block where every pattern matches:
 //! tests/parity/fusion_models.py). The figures asserted here are real Aidge 0.10.1's,
@@ -102,14 +102,6 @@ fn peaks_in_memplans_order_are_aidges() {
                 .iter()
                 .map(|v| v.as_u64().unwrap())
                 .collect();
-            if r.get("known_gap").is_some() {
-                // The opset-16 block's decomposed LayerNorm: Aidge fuses it, memplan not.
-                assert!(
-                    !aidge.contains(&ours),
-                    "{what}: the known gap closed? {aidge:?}"
-                );
-                continue;
-            }
             match r.get("orders") {
                 // No order of a pass changes it: Aidge's one figure, every run.
                 None => assert_eq!(aidge, vec![ours], "{what}"),
@@ -124,10 +116,9 @@ fn peaks_in_memplans_order_are_aidges() {
             seen_from_aidge += usize::from(aidge.contains(&ours));
         }
     }
-    // 11 figures compared (op16 fused is the gap); all but DINOv2-S plain (5,526,528 B
-    // in memplan's order, 5,921,280 / 6,314,496 B in Aidge's 8 recorded runs) are a
-    // figure Aidge itself gave.
-    assert!(seen_from_aidge >= 10, "{seen_from_aidge} of 11");
+    // 12 figures compared; all but DINOv2-S plain (5,526,528 B in memplan's order,
+    // 5,921,280 B in Aidge's 8 recorded runs) are a figure Aidge itself gave.
+    assert!(seen_from_aidge >= 11, "{seen_from_aidge} of 12");
 }
 
 #[test]
@@ -161,19 +152,24 @@ fn the_fusions_are_counted_as_aidges() {
     )
     .unwrap();
     assert_eq!(META.map(|k| count(&synth.schedule, k)), [9, 1, 1]);
-    // The opset-16 block: the same three, its decomposed LayerNorms left as they are
-    // (Aidge's seed pattern fuses them: memplan's known gap).
+    // The opset-16 block: the same three, and its two decomposed LayerNorms fused as
+    // Aidge's seed pattern fuses them (the opset-17 block's are LayerNorms as imported).
     let op16 = recipes::apply(
         document("synth_block_op16").schedule.as_ref().unwrap(),
         &seed(),
     )
     .unwrap();
     assert_eq!(META.map(|k| count(&op16.schedule, k)), [9, 1, 1]);
-    assert_eq!(count(&op16.schedule, "ReduceMean"), 4);
+    assert_eq!(count(&op16.schedule, "ReduceMean"), 0);
     assert_eq!(
-        rec["synth_block_op16"]["aidge_fuse_to_metaops"]["LayerNorm"],
-        2
+        count(&op16.schedule, "LayerNorm"),
+        rec["synth_block_op16"]["aidge_fuse_to_metaops"]["LayerNorm"]
+            .as_u64()
+            .unwrap()
     );
+    assert_eq!(count(&op16.schedule, "LayerNorm"), 2);
+    assert_eq!(rec["synth_block_op16"]["fusions"]["LayerNorm"], 2);
+    assert_eq!(rec["synth_block_op17"]["fusions"]["LayerNorm"], 0);
 }
 
 /// The figures of "Aidge's default plan: 130,560 B as given → 130,560 B with fuse-linear
@@ -201,7 +197,7 @@ fn steps(text: &str) -> Vec<(String, u64, Option<String>)> {
 #[test]
 fn the_notes_say_each_steps_saving() {
     let rec = recorded();
-    let label = "deployed as fuse-linear, fuse-attention, fuse-gelu";
+    let label = "deployed as fuse-linear, fuse-layernorm, fuse-attention, fuse-gelu";
     for model in MODELS {
         let plain = rec[*model]["plain"]["memplan_own_order"].as_u64().unwrap();
         let fused = rec[*model]["fused"]["memplan_own_order"].as_u64().unwrap();
@@ -215,11 +211,17 @@ fn the_notes_say_each_steps_saving() {
         let names: Vec<&str> = steps.iter().map(|(s, ..)| s.as_str()).collect();
         assert_eq!(
             names,
-            ["as given", "fuse-linear", "fuse-attention", "fuse-gelu"],
+            [
+                "as given",
+                "fuse-linear",
+                "fuse-layernorm",
+                "fuse-attention",
+                "fuse-gelu"
+            ],
             "{text}"
         );
         assert_eq!(steps[0].1, plain, "{model}: {text}");
-        assert_eq!(steps[3].1, fused, "{model}: {text}");
+        assert_eq!(steps[4].1, fused, "{model}: {text}");
         for w in steps.windows(2) {
             let (before, after) = (w[0].1, w[1].1);
             let said = if after < before {
@@ -240,7 +242,8 @@ fn the_notes_say_each_steps_saving() {
     let doc = recipes::document(document("hf_vit"), &seed()).unwrap();
     assert!(doc.warnings.iter().any(|w| w.ends_with(
         "Aidge's default plan: 130,560 B as given → 130,560 B with fuse-linear (no change) → \
-         130,560 B with fuse-attention (no change) → 95,744 B with fuse-gelu (−34,816 B)"
+         130,560 B with fuse-layernorm (no change) → 130,560 B with fuse-attention (no \
+         change) → 95,744 B with fuse-gelu (−34,816 B)"
     )));
 }
 
@@ -326,6 +329,20 @@ fn a_pattern_whose_inner_tensor_has_a_second_reader_is_not_fused() {
         .notes
         .iter()
         .any(|n| n.text.contains("with fuse-gelu (no change)")));
+    // The decomposed LayerNorm (opset 16): its Sqrt read twice, that LayerNorm stays
+    // decomposed; x − mean, read by the Pow and the Div inside, does not stop it.
+    let op16 = document("synth_block_op16");
+    let schedule = op16.schedule.as_ref().unwrap();
+    let base = recipes::apply(schedule, &seed()).unwrap();
+    let (edited, name) = with_second_reader(schedule, "Sqrt");
+    let fused = recipes::apply(&edited, &seed()).unwrap();
+    assert_eq!(count(&base.schedule, "LayerNorm"), 2);
+    assert_eq!(
+        count(&fused.schedule, "LayerNorm"),
+        1,
+        "Sqrt '{name}' read twice: its LayerNorm must not be fused"
+    );
+    fused.schedule.validate().unwrap();
 }
 
 #[test]

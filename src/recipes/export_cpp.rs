@@ -2,8 +2,8 @@
 //! aidge-export-cpp 0.10.1 does to an imported graph before it plans its memory
 //! (`prepare_export`: `expand_metaops`, `constant_folding`, `adapt_graph` with the
 //! export library's fusions and data formats, `adapt_to_backend`), read from the 0.10.1
-//! wheels and checked node by node against the real export on 19 torchvision CNNs
-//! (`scripts/recipes/export_cpp_reference.py`, `tests/recipes.rs`):
+//! wheels and checked node by node against the real export on 19 torchvision CNNs and a
+//! ViT (`tests/parity/recipes_diff.py`, `tests/recipes.rs`):
 //!
 //! - `Flatten` is removed (`aidge_core.remove_flatten`; the export has no Flatten
 //!   kernel and a Flatten moves no byte);
@@ -16,9 +16,11 @@
 //!   `PadConv`, `PadConvDw`, `PadMaxPool`, `PadAvgPool`, and a padded MaxPool's index
 //!   output is a graph output of the meta-operator (planned: the export's
 //!   MaxPooling2D hotfix does not see it);
-//! - 4-D tensors are NHWC (channels last, planned per pixel), but around the kernels
-//!   the library has only in NCHW (BatchNorm2D, Pad, InstanceNorm), where a
-//!   `Transpose` is inserted on each side;
+//! - the convolutions and poolings compute NHWC (channels last, planned per pixel), and
+//!   so does what follows them; MatMul computes channels first and Reshape in no format
+//!   (a Transpose to NCHW goes before a Reshape of an NHWC tensor); around the kernels
+//!   the library has only in NCHW (BatchNorm2D, Pad, InstanceNorm) a `Transpose` is
+//!   inserted on each side;
 //! - each input's protected elements are the export's consumer-producer models'
 //!   (`ProdConso.in_place_model`: none; `IdentityProdConso`: none; the others: the
 //!   whole input. The convolutions' and poolings' `PaddedInPlace_CP` margin needs the
@@ -56,7 +58,6 @@ const IN_PLACE: &[&str] = &[
     "HardSwish",
     "Identity",
     "InstanceNorm",
-    "LayerNorm",
     "LeakyReLU",
     "Less",
     "LessOrEqual",
@@ -216,6 +217,7 @@ const KERNELS: &[&str] = &[
     "Hardmax",
     "Identity",
     "InstanceNorm",
+    "LayerNorm",
     "LeakyReLU",
     "Less",
     "LessOrEqual",
@@ -278,8 +280,9 @@ fn fused(kind: &str) -> Option<(&'static str, &'static str)> {
     })
 }
 
-/// The kinds the rewritten graphs of the 19 CNNs checked against the real export hold
-/// (`tests/parity/recipes_diff.py --all`): a graph with any other is an estimate.
+/// The kinds the rewritten graphs of the 19 CNNs and ViT-tiny checked against the real
+/// export hold (`tests/parity/recipes_diff.py --all`): a graph with any other is an
+/// estimate.
 const VERIFIED: &[&str] = &[
     "Add",
     "AddAct",
@@ -289,12 +292,17 @@ const VERIFIED: &[&str] = &[
     "Concat",
     "Conv2D",
     "ConvAct",
+    "Div",
+    "Erf",
     "FC",
     "FCAct",
+    "Gather",
     "GlobalAveragePooling",
     "HardSigmoid",
     "HardSwish",
     "Identity",
+    "LayerNorm",
+    "MatMul",
     "MaxPooling2D",
     "Mul",
     "PadAvgPool",
@@ -309,7 +317,10 @@ const VERIFIED: &[&str] = &[
     "Quantizer",
     "ReLU",
     "ReduceMean",
+    "Reshape",
     "Sigmoid",
+    "Softmax",
+    "Tanh",
     "Transpose",
 ];
 
@@ -569,22 +580,165 @@ fn tag(rank: usize, last: bool) -> &'static str {
     }
 }
 
-/// Data formats: 4-D tensors channels-last, a Transpose on each side of the kernels
-/// that read NCHW only.
+/// Where a node's output lies, as the export's kernels and `adapt_to_backend` decide.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Layout {
+    /// Channels last (`nhwc` at rank 4): the convolutions, poolings and what follows them.
+    Last,
+    /// Channels first (`ncw`, `nchw`): MatMul's kernel, and what follows it.
+    First,
+    /// No format (`default`): Reshape's, and what follows a Producer.
+    Plain,
+}
+
+/// Kinds whose kernel computes channels last (the export library's default format).
+const CHANNELS_LAST: &[&str] = &[
+    "GlobalAveragePooling",
+    "GlobalAvgPoolAct",
+    "FC",
+    "FCAct",
+    "QFC",
+];
+
+/// The layout of each node's outputs, in data-flow order: a convolution's or pooling's
+/// is channels last (the graph input is taken as channels last too), MatMul's channels
+/// first, Reshape's none, a Concat's channels last if an input is, else channels first;
+/// any other node's follows its first data input's (a Producer's: none; an NCHW-only
+/// kernel's 4-D output: channels last, through its Transpose back). Read off the
+/// real export of ViT-tiny (`tests/parity/recipes_diff.py hf_vit`) and the 19 CNNs.
+fn layouts(g: &Graph) -> Vec<Option<Layout>> {
+    let mut layout: Vec<Option<Layout>> = vec![None; g.nodes.len()];
+    // (a 4-D output of an NCHW-only kernel is read through the Transpose back to NHWC
+    // that `formats` puts after it)
+    let of = |layout: &[Option<Layout>], src: Option<(usize, usize)>| match src {
+        None => Some(Layout::Last),
+        Some((p, _)) if g.nodes[p].producer => Some(Layout::Plain),
+        Some((p, o))
+            if NCHW_ONLY.contains(&g.nodes[p].kind.as_str())
+                && g.nodes[p].outputs[o].dims.len() == 4 =>
+        {
+            Some(Layout::Last)
+        }
+        Some((p, _)) => layout[p],
+    };
+    // Inserted nodes stand after their readers in `nodes`: relax until stable.
+    loop {
+        let mut changed = false;
+        for (n, node) in g.nodes.iter().enumerate() {
+            if !node.alive || node.producer || layout[n].is_some() {
+                continue;
+            }
+            let kind = node.kind.as_str();
+            let first = node.inputs.first().map(|i| i.source);
+            let decided = if NCHW_ONLY.contains(&kind) {
+                Some(Layout::First)
+            } else if PADDED.contains(&kind) || CHANNELS_LAST.contains(&kind) {
+                Some(Layout::Last)
+            } else if kind == "Reshape" {
+                Some(Layout::Plain)
+            } else if kind == "MatMul" {
+                Some(Layout::First)
+            } else if kind == "Concat" {
+                let ins: Vec<Option<Layout>> =
+                    node.inputs.iter().map(|i| of(&layout, i.source)).collect();
+                if ins.contains(&None) {
+                    None
+                } else if ins.contains(&Some(Layout::Last)) {
+                    Some(Layout::Last)
+                } else {
+                    Some(Layout::First)
+                }
+            } else {
+                match first {
+                    None => Some(Layout::Plain),
+                    Some(src) => of(&layout, src),
+                }
+            };
+            if decided.is_some() {
+                layout[n] = decided;
+                changed = true;
+            }
+        }
+        if !changed {
+            return layout;
+        }
+    }
+}
+
+/// The format tag of a tensor of `rank` in `layout`.
+fn tag_of(layout: Layout, rank: usize) -> &'static str {
+    match (layout, rank) {
+        (Layout::Last, 4) => "nhwc",
+        (Layout::First, 4) => "nchw",
+        (Layout::First, 3) => "ncw",
+        _ => "default",
+    }
+}
+
+/// Data formats (see [`layouts`]), a Transpose on each side of the kernels that read
+/// NCHW only, and one to NCHW before a Reshape of a channels-last 4-D tensor (a Reshape
+/// reads the tensor in ONNX's order).
 fn formats(g: &mut Graph, notes: &mut Vec<Note>) {
+    let layout = layouts(g);
     let mut transposes = 0usize;
+    for (node, l) in g.nodes.iter_mut().zip(&layout) {
+        if !node.alive || node.producer {
+            continue;
+        }
+        let l = l.unwrap_or(Layout::Plain);
+        for out in &mut node.outputs {
+            out.format = tag_of(l, out.dims.len()).into();
+            if l == Layout::Last {
+                out.dims = nhwc(&out.dims);
+            }
+        }
+    }
+    for n in 0..g.nodes.len() {
+        if !g.nodes[n].alive || g.nodes[n].kind != "Reshape" {
+            continue;
+        }
+        let Some((p, o)) = g.nodes[n].inputs[0].source else {
+            continue;
+        };
+        let src = &g.nodes[p].outputs[o];
+        if g.nodes[p].producer || src.format != "nhwc" {
+            continue;
+        }
+        let dims = match src.dims[..] {
+            [n, h, w, c] => vec![n, c, h, w],
+            _ => continue,
+        };
+        let elements = src.elements();
+        let node = &g.nodes[n];
+        let t = GNode {
+            name: format!("{}_transpose_in", node.name),
+            kind: "Transpose".into(),
+            producer: false,
+            sized_by_model: node.sized_by_model,
+            inputs: vec![In {
+                source: Some((p, o)),
+                data: elements,
+                protected: elements,
+            }],
+            outputs: vec![Out {
+                dims,
+                element_bytes: src.element_bytes,
+                format: "nchw".into(),
+                graph_output: false,
+            }],
+            param_readers: vec![Vec::new()],
+            order: (node.order.0, node.order.1 - 1),
+            alive: true,
+        };
+        let t = g.push(t);
+        g.nodes[n].inputs[0].source = Some((t, 0));
+        transposes += 1;
+    }
     for n in 0..g.nodes.len() {
         if !g.nodes[n].alive || g.nodes[n].producer {
             continue;
         }
         let nchw = NCHW_ONLY.contains(&g.nodes[n].kind.as_str());
-        for out in &mut g.nodes[n].outputs {
-            let rank = out.dims.len();
-            out.format = tag(rank, !nchw).into();
-            if !nchw {
-                out.dims = nhwc(&out.dims);
-            }
-        }
         if !nchw
             || !g.nodes[n]
                 .outputs
@@ -630,7 +784,8 @@ fn formats(g: &mut Graph, notes: &mut Vec<Note>) {
     if transposes > 0 {
         notes.push(Note::whole(format!(
             "{transposes} Transpose(s) inserted around the kernels aidge-export-cpp has in \
-             NCHW only (BatchNorm2D, Pad, InstanceNorm): the rest of the graph is NHWC"
+             NCHW only (BatchNorm2D, Pad, InstanceNorm) and before Reshapes of channels-last \
+             tensors: the convolutions and poolings compute NHWC"
         )));
     }
 }

@@ -45,6 +45,95 @@ pub(super) fn linear(g: &mut Graph, notes: &mut Vec<Note>) {
     );
 }
 
+/// The seed's decomposed-LayerNorm pattern, as an opset-16 export writes LayerNorm:
+/// `ReduceMean-*>Sub#1~>(Pow#1->ReduceMean-*>Add#1->Sqrt)-*>Div#1-*>Mul#1-*>Add#2;
+/// Sub#1~*>Div#1` with the Pow's exponent, the epsilon, γ and β constants → `LayerNorm`.
+/// The centred tensor x − mean is read twice inside (by the Pow and the Div), so the
+/// Sub is the one inner node with two readers, both in the match. The meta-operator
+/// reads x twice, as the first ReduceMean's and the Sub's input (aidge_core's
+/// meta-operator lists them in that order). (An opset-17 export's LayerNormalization is
+/// a LayerNorm already as aidge_onnx imports it.)
+pub(super) fn layernorm(g: &mut Graph, notes: &mut Vec<Note>) {
+    let mut n_fused = 0;
+    for r1 in 0..g.nodes.len() {
+        if !is(g, r1, "ReduceMean") || g.nodes[r1].inputs.len() != 1 {
+            continue;
+        }
+        let Some(m) = layernorm_match(g, r1) else {
+            continue;
+        };
+        let inputs = vec![
+            g.nodes[r1].inputs[0].clone(),
+            g.nodes[m.sub].inputs[1 - m.sub_input].clone(),
+        ];
+        absorb(g, r1, &m.inner, m.last, inputs, "LayerNorm");
+        n_fused += 1;
+    }
+    said(
+        notes,
+        n_fused,
+        "ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul and Add fused into LayerNorm \
+         (the seed's decomposed-LayerNorm pattern)",
+    );
+}
+
+/// A decomposed LayerNorm starting at the ReduceMean `r1`: its Sub (and which input of
+/// it the mean is), the inner nodes after the Sub, and its last Add.
+struct LayerNormMatch {
+    sub: usize,
+    sub_input: usize,
+    inner: Vec<usize>,
+    last: usize,
+}
+
+fn layernorm_match(g: &Graph, r1: usize) -> Option<LayerNormMatch> {
+    let (sub, sub_input) = one_reader(g, r1)?;
+    if !is(g, sub, "Sub") || g.nodes[sub].inputs.len() != 2 {
+        return None;
+    }
+    // x − mean: read by the Pow (its base) and the Div, nobody else.
+    let node = &g.nodes[sub];
+    if node.outputs.len() != 1
+        || node.outputs[0].graph_output
+        || node.param_readers.first().is_some_and(|r| !r.is_empty())
+    {
+        return None;
+    }
+    let readers = g.readers(sub, 0);
+    let pow = readers.iter().find(|&&(n, k)| k == 0 && is(g, n, "Pow"))?.0;
+    let div = readers.iter().find(|&&(n, _)| is(g, n, "Div"))?.0;
+    if readers.len() != 2 || !constant_input(g, pow, 1) {
+        return None;
+    }
+    let (r2, 0) = one_reader(g, pow)? else {
+        return None;
+    };
+    let (add, k) = one_reader(g, r2)?;
+    if !is(g, r2, "ReduceMean") || !is(g, add, "Add") || !constant_input(g, add, 1 - k.min(1)) {
+        return None;
+    }
+    let (sqrt, 0) = one_reader(g, add)? else {
+        return None;
+    };
+    if !is(g, sqrt, "Sqrt") || one_reader(g, sqrt)?.0 != div {
+        return None;
+    }
+    let (mul, k) = one_reader(g, div)?;
+    if !is(g, mul, "Mul") || !constant_input(g, mul, 1 - k.min(1)) {
+        return None;
+    }
+    let (last, k) = one_reader(g, mul)?;
+    if !is(g, last, "Add") || !constant_input(g, last, 1 - k.min(1)) {
+        return None;
+    }
+    Some(LayerNormMatch {
+        sub,
+        sub_input,
+        inner: vec![sub, pow, r2, add, sqrt, div, mul],
+        last,
+    })
+}
+
 /// `MatMul->Div#1->Softmax-*>MatMul; Div#1<1~Producer` → `ScaledDotProductAttention`.
 pub(super) fn attention(g: &mut Graph, notes: &mut Vec<Note>) {
     let mut n_fused = 0;

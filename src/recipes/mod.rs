@@ -28,6 +28,9 @@ pub enum Recipe {
     CortexmInt8,
     /// `fuse_to_metaops(graph, "MatMul-*>Add", "Linear")`.
     FuseLinear,
+    /// `fuse_to_metaops(graph, "ReduceMean-*>Sub#1~>(Pow#1->ReduceMean-*>Add#1->Sqrt)…",
+    /// "LayerNorm")`: LayerNorm as an opset-16 export writes it.
+    FuseLayerNorm,
     /// `fuse_to_metaops(graph, "MatMul->Div#1->Softmax-*>MatMul;…",
     /// "ScaledDotProductAttention")`.
     FuseAttention,
@@ -40,21 +43,28 @@ impl Recipe {
         Recipe::ExportCpp,
         Recipe::CortexmInt8,
         Recipe::FuseLinear,
+        Recipe::FuseLayerNorm,
         Recipe::FuseAttention,
         Recipe::FuseGelu,
     ];
 
-    /// The fusions an Aidge user applies by hand to a transformer (the seed's
-    /// `fuse_to_metaops` patterns that aidge_onnx's import leaves to fuse: its
-    /// LayerNormalization is a meta-operator already), in the seed's order.
-    pub const SEED_FUSIONS: &'static [Recipe] =
-        &[Recipe::FuseLinear, Recipe::FuseAttention, Recipe::FuseGelu];
+    /// The fusions an Aidge user applies by hand to a transformer, the seed's
+    /// `fuse_to_metaops` patterns in its order (the LayerNorm one matches an opset-16
+    /// export only: aidge_onnx imports an opset-17 LayerNormalization as a LayerNorm
+    /// meta-operator already).
+    pub const SEED_FUSIONS: &'static [Recipe] = &[
+        Recipe::FuseLinear,
+        Recipe::FuseLayerNorm,
+        Recipe::FuseAttention,
+        Recipe::FuseGelu,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Recipe::ExportCpp => "export-cpp",
             Recipe::CortexmInt8 => "cortexm-int8",
             Recipe::FuseLinear => "fuse-linear",
+            Recipe::FuseLayerNorm => "fuse-layernorm",
             Recipe::FuseAttention => "fuse-attention",
             Recipe::FuseGelu => "fuse-gelu",
         }
@@ -79,6 +89,11 @@ impl Recipe {
             Recipe::FuseLinear => {
                 "Aidge's fuse_to_metaops(graph, \"MatMul-*>Add\", \"Linear\"): a MatMul and the \
                  Add of its product become one node, whose product is not planned"
+            }
+            Recipe::FuseLayerNorm => {
+                "Aidge's fuse_to_metaops of the decomposed LayerNorm (ReduceMean, Sub, Pow, \
+                 ReduceMean, Add, Sqrt, Div, Mul, Add: an opset-16 export's) into LayerNorm: \
+                 its eight intermediate tensors are not planned"
             }
             Recipe::FuseAttention => {
                 "Aidge's fuse_to_metaops of MatMul->Div->Softmax->MatMul (the Div by a \
@@ -310,6 +325,7 @@ pub fn apply(schedule: &Schedule, deploy: &Deploy) -> Result<Applied> {
                 }
             }
             Recipe::FuseLinear => fusions::linear(&mut g, &mut notes),
+            Recipe::FuseLayerNorm => fusions::layernorm(&mut g, &mut notes),
             Recipe::FuseAttention => fusions::attention(&mut g, &mut notes),
             Recipe::FuseGelu => fusions::gelu(&mut g, &mut notes),
         }

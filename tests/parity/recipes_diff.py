@@ -57,14 +57,19 @@ from models_diff import MEMPLAN  # noqa: E402
 from onnx_diff import passes  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "onnx" / "corpus"
+# Transformers: the folded fixtures of the seed-fusions check (tests/parity/fusion_models.py:
+# aidge_onnx 0.10.1 imports a ViT only with its shape arithmetic folded).
+FOLDED = ROOT / "tests" / "data" / "onnx" / "fusions"
+TRANSFORMERS = ["hf_vit"]
 # The CNNs the real export takes (19 of the corpus; the others stop in the export:
 # grouped convolutions, channel shuffles, transformers — see docs/recipes.md).
 ALL = ["alexnet", "densenet121", "efficientnet_b0", "efficientnet_b1", "efficientnet_v2_s",
        "googlenet", "inception_v3", "mnasnet0_5", "mnasnet1_0", "mobilenet_v2",
        "mobilenet_v3_large", "mobilenet_v3_small", "resnet18", "resnet50", "squeezenet1_0",
-       "squeezenet1_1", "vgg11", "vgg11_bn", "wide_resnet50_2"]
-# CI: SE blocks and HardSwish, MaxPool and Concat, BatchNorm's Transposes, parallel branches.
-CI_MODELS = ["mobilenet_v3_small", "squeezenet1_1", "densenet121", "googlenet"]
+       "squeezenet1_1", "vgg11", "vgg11_bn", "wide_resnet50_2"] + TRANSFORMERS
+# CI: SE blocks and HardSwish, MaxPool and Concat, BatchNorm's Transposes, parallel
+# branches, the transformer (MatMul's and Reshape's formats; about 5 s).
+CI_MODELS = ["mobilenet_v3_small", "squeezenet1_1", "densenet121", "googlenet", "hf_vit"]
 # int8 exports (ExportConfig(dtype="int8"): aidge-quantization's PTQ, then the export):
 # the Quantizers on shared Add operands (ResNet-18, MNASNet), Concat (SqueezeNet), a graph
 # the quantizer refuses (MobileNet-v3-Small keeps float32). CI runs ResNet-18.
@@ -72,10 +77,15 @@ INT8 = ["resnet18", "squeezenet1_1", "mnasnet0_5", "mobilenet_v3_small"]
 CI_INT8 = ["resnet18"]
 
 
+def source(name):
+    """The gzipped ONNX file of `name`: a transformer's folded fixture or a corpus CNN."""
+    return (FOLDED if name in TRANSFORMERS else CORPUS) / f"{name}.onnx.gz"
+
+
 def prepared(name, path):
     """The corpus model with seeded random weights and no trailing Flatten, at `path`;
     its input dims."""
-    m = onnx.load_from_string(gzip.open(CORPUS / f"{name}.onnx.gz").read())
+    m = onnx.load_from_string(gzip.open(source(name)).read())
     rng = np.random.default_rng(0)
     for i, t in enumerate(m.graph.initializer):
         if not (t.raw_data or t.float_data or t.int64_data or t.int32_data
@@ -340,7 +350,7 @@ def render():
     with tempfile.TemporaryDirectory() as tmp:
         for name in sorted(rec):
             path = pathlib.Path(tmp) / f"{name}.onnx"
-            path.write_bytes(gzip.open(CORPUS / f"{name}.onnx.gz").read())
+            path.write_bytes(gzip.open(source(name)).read())
             out = subprocess.run([str(MEMPLAN), "stats", str(path), "--json", "--recipes",
                                   "export-cpp"], check=True, capture_output=True, text=True)
             ours = int(json.loads(out.stdout)["peak"])
