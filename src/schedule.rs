@@ -149,6 +149,12 @@ fn one() -> u64 {
     1
 }
 
+/// The label of a plan of a schedule with nodes Aidge 0.10.1 cannot size: no driver
+/// of Aidge's ran on those sizes, so the plan is never called Aidge's (CLI and page say
+/// it with [`Schedule::sized_by_model_note`]).
+pub const AIDGE_CANNOT: &str =
+    "Its plan is memplan's sizing (Aidge cannot run this model), not Aidge's plan.";
+
 /// How many nodes sized from the model a warning names before it counts the rest.
 pub const NAMED_SIZED: usize = 8;
 
@@ -178,7 +184,7 @@ impl Schedule {
         }
         Some(format!(
             "{} node(s) sized from the model, not from Aidge's kernels (Aidge 0.10.1 cannot \
-             size them): {}",
+             size them): {}. {AIDGE_CANNOT}",
             sized.len(),
             names.join(", ")
         ))

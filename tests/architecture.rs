@@ -679,9 +679,6 @@ fn function_lengths(text: &str) -> Vec<(usize, String, usize)> {
 #[test]
 fn no_function_is_over_150_lines_without_a_reason() {
     const LIMIT: usize = 150;
-    // Being split by its owner (issue #35: `convert` by operator family); remove the
-    // entry when it is.
-    const BEING_SPLIT: [&str; 1] = ["src/formats/onnx/ops.rs::convert"];
     let mut files = Vec::new();
     rust_files(&root().join("src"), &mut files);
     let mut long = Vec::new();
@@ -690,7 +687,7 @@ fn no_function_is_over_150_lines_without_a_reason() {
         let lines: Vec<&str> = text.lines().collect();
         let rel = file.strip_prefix(root()).unwrap().display().to_string();
         for (at, name, len) in function_lengths(&text) {
-            if len <= LIMIT || BEING_SPLIT.contains(&format!("{rel}::{name}").as_str()) {
+            if len <= LIMIT {
                 continue;
             }
             let doc = lines[..at].iter().rev().take_while(|l| {

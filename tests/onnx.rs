@@ -255,8 +255,9 @@ fn bad_models_get_clear_messages() {
     let doc = formats::load("generic_op.memplan.json", json.as_bytes()).unwrap();
     let want = format!(
         "1 node(s) sized from the model, not from Aidge's kernels (Aidge 0.10.1 cannot size \
-         them): '{}' (Celu)",
-        celu.name
+         them): '{}' (Celu). {}",
+        celu.name,
+        memplan::schedule::AIDGE_CANNOT
     );
     assert_eq!(doc.warnings, [want]);
     // Truncated or garbage bytes under an .onnx name: a message, never a panic.
@@ -359,4 +360,106 @@ fn rms_normalization_follows_aidges_import_rules() {
         ]
     );
     assert_eq!(by_suffix("Y").outputs[0].data_format, "default");
+}
+
+/// A model of tests/data/onnx/families (tests/parity/onnx_families.py), gunzipped.
+fn family(name: &str) -> Vec<u8> {
+    use std::io::Read;
+    let raw = std::fs::read(data(&format!("families/{name}.onnx.gz"))).unwrap();
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut bytes)
+        .unwrap();
+    bytes
+}
+
+/// The default plan's peak of a model as memplan opens it.
+fn default_peak(name: &str, bytes: &[u8]) -> u64 {
+    let mut session = Session::open(name, bytes).unwrap();
+    let (plan, report) = session
+        .plan(&Request::new("aidge", Budget::millis(500)).unwrap())
+        .unwrap();
+    assert!(check(&plan).is_valid(), "{name}");
+    report.peak.parse().unwrap()
+}
+
+/// BatchNorm1d over tokens (rank 3, LeViT-style), exported by torch 2.15: aidge_onnx
+/// 0.10.1 imports every BatchNormalization as BatchNorm2D, whose forward_dims sizes any
+/// rank from 2 up; memplan sizes it so, not as a node Aidge cannot size. The default
+/// peak is the one aidge_core 0.10.1's `generate_memory_multiple_mems` gives on the
+/// wheel (6,144 bytes; tests/parity/onnx_diff.py re-checks the schedule and the three
+/// drivers' plans against the wheel in CI).
+#[test]
+fn batch_norm_on_tokens_is_aidges_batchnorm2d() {
+    let bytes = family("token_batchnorm");
+    let doc = formats::load("token_batchnorm.onnx", &bytes).unwrap();
+    let s = doc.schedule.unwrap();
+    let bn = node(&s, "bn_BatchNormalization");
+    assert_eq!(bn.kind, "BatchNorm2D");
+    assert_eq!(bn.outputs[0].dims, vec![1, 16, 32]);
+    assert!(
+        s.sized_by_model().is_empty(),
+        "no node sized from the model"
+    );
+    assert_eq!(default_peak("token_batchnorm.onnx", &bytes), 6144);
+}
+
+/// A Whisper-style Conv1d stem and a 2-layer Whisper encoder of our own config: the
+/// same schedule as Aidge's and, in memplan's own order, the default peak aidge_core
+/// 0.10.1 gives (65,536 and 57,344 bytes on the wheel): where a default peak differs
+/// from Aidge's (tests/parity/onnx_diff.py's families), the order inside a scheduler
+/// pass does, never the driver.
+#[test]
+fn conv1d_stem_encoders_have_aidges_default_peak() {
+    for (name, peak) in [("conv1d_stem", 65536), ("whisper_tiny", 57344)] {
+        let bytes = family(name);
+        assert_eq!(
+            default_peak(&format!("{name}.onnx"), &bytes),
+            peak,
+            "{name}"
+        );
+    }
+}
+
+/// Models Aidge 0.10.1 cannot run, found by their ONNX alone (each rule probed on the
+/// wheel; tests/parity/onnx_diff.py checks on every model of the corpus and the
+/// families that the CLI then says so first): an Expand whose shape, or a Resize whose
+/// Sizes, is not a Shape-like int64 output (set_datatype(float32) makes it float and
+/// Aidge's forward_dims refuses it). The nodes are sized from the model and the CLI's
+/// first line labels the plan memplan's sizing, never Aidge's plan.
+#[test]
+fn models_aidge_cannot_run_are_labelled_so() {
+    let label = memplan::schedule::AIDGE_CANNOT;
+    assert!(label.contains("memplan's sizing (Aidge cannot run this model)"));
+    for (name, kind) in [("bart_encoder", "Expand"), ("deit", "Expand")] {
+        let bytes = family(name);
+        let doc = formats::load(&format!("{name}.onnx"), &bytes).unwrap();
+        let s = doc.schedule.as_ref().unwrap();
+        assert!(
+            s.sized_by_model().iter().any(|n| n.kind == kind),
+            "{name}: its {kind} is marked"
+        );
+        assert!(
+            doc.warnings[0].contains(label),
+            "{name}: {:?}",
+            doc.warnings
+        );
+        let path = std::env::temp_dir().join(format!("memplan-{}-{name}.onnx", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let out = memplan()
+            .args(["stats", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let first = String::from_utf8(out.stderr).unwrap();
+        let first = first.lines().next().unwrap_or("");
+        assert!(
+            first.contains(label) && first.contains(kind),
+            "{name}: {first}"
+        );
+        std::fs::remove_file(path).ok();
+    }
+    // A model Aidge runs has no such note.
+    let doc = formats::load("token_batchnorm.onnx", &family("token_batchnorm")).unwrap();
+    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
 }

@@ -227,6 +227,31 @@ test('nodes Aidge cannot size are marked in the notice and in their planes\' det
   await p.close();
 });
 
+const AIDGE_CANNOT = "memplan's sizing (Aidge cannot run this model)";
+
+test('a model Aidge cannot run is said so first, its plan labelled memplan\'s sizing', async () => {
+  // BART's encoder (tests/data/onnx/families): its Expand takes a computed shape, which
+  // Aidge 0.10.1's forward_dims refuses after set_datatype(float32); the CLI (the same
+  // reader) marks that node and labels the plan.
+  const file = path.join(onnxDir, 'families/bart_encoder.onnx.gz');
+  const sized = cliSized(file, 'bart_encoder');
+  assert.ok(sized.some((x) => x.type === 'Expand'), JSON.stringify(sized));
+  const p = await page();
+  const n = (await p.evaluate(() => window.__memplan.files())).length;
+  await h.drop(p, [['bart_encoder.onnx', bytesOf(file)]]);
+  await h.waitForFiles(p, n + 1);
+  await p.waitForFunction(() => /bart_encoder/.test(document.getElementById('notice').textContent));
+  const notice = await p.textContent('#notice');
+  assert.ok(notice.includes(AIDGE_CANNOT), notice);
+  assert.ok(notice.includes(`'${sized[0].name}' (${sized[0].type})`), notice);
+  // A model Aidge runs says nothing of the kind.
+  await dropServed(p, 'squeezenet1_1');
+  await h.waitForFiles(p, n + 2);
+  assert.ok(!(await p.textContent('#notice')).includes(AIDGE_CANNOT));
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
 test('a bad .onnx shows a clear message and leaves the plan shown', async () => {
   const p = await page();
   const before = await h.summary(p);

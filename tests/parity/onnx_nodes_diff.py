@@ -11,12 +11,15 @@ as tests/parity/onnx_diff.py does for whole models:
   in-place) and, in Aidge's order, the three drivers' plans must equal Aidge's
   memory_info.txt byte for byte ("equal");
 - Aidge cannot (it imports a GenericOperator, its converter or forward_dims fails, or
-  it crashes): memplan must open the model (generic nodes sized from the model) or
-  refuse it with a message naming the file and node; never a panic.
+  it crashes): memplan must open the model (generic nodes sized from the model), its
+  graph outputs then having the shapes of the outputs the node test ships, or refuse it
+  with a message naming the file and node; never a panic. An error of the harness or of
+  memplan's own run is a failure, never filed as "Aidge cannot".
 
 Each case runs in a forked child, so that a crash of Aidge's C++ on an odd node model is
 counted, not fatal. Prints per operator type the counts, then the totals; exits non-zero
-on a difference, a panic or a refusal without a message.
+on a difference, a panic, a refusal without a message, opened shapes that are not the
+test's, or fewer cases than the floor (FLOOR, FLOOR_ALL: a collection that silently shrank).
 Usage: .venv/bin/python tests/parity/onnx_nodes_diff.py [--all] [OP_TYPE ...]
 (no argument: the operators of CI_OPS and the cases of CI_CASES, a few minutes; --all: the
 1,884 models, 3-15 min with the load;
@@ -53,6 +56,9 @@ CI_OPS = {"Size", "ConvTranspose", "Conv", "AveragePool", "MaxPool", "InstanceNo
 # int64 output, Cast's target type, Resize's scales (their data format, `axes`), Split's
 # and Slice's bounds as Aidge computes them, Gemm's [1, N] bias, Squeeze/Unsqueeze in
 # place, reductions to [1], a parameter reader after the last data reader.
+# The least number of cases each run must find (the default run, --all): onnx 1.23.2's
+# node tests give 438 and 1,884.
+FLOOR, FLOOR_ALL = 400, 1800
 CI_CASES = re.compile(r"test_(argmax_|resize_.*scales|split_|squeeze|unsqueeze|gemm_|"
                       r"cast_FLOAT_to_|slice|nllloss_NCd1_expanded$|"
                       r"rms_normalization_2d_axis0_expanded$|reduce_sum_.*keepdims_example$)")
@@ -100,22 +106,55 @@ def one(c, tmp):
             d = onnx_diff.check_bytes(c.name, data, dims, [], tmp)
         except onnx_diff.AidgeFails as e:
             s = str(e)
-            return ("aidge-cannot/opened" if "memplan opens" in s else
-                    "aidge-cannot/refused"), s
+            if "memplan opens" not in s:
+                return "aidge-cannot/refused", s
+            return opened(c, tmp / f"{c.name}.memplan.json", s)
         except (AssertionError, RuntimeError) as e:
             d = str(e)
-        except Exception as e:  # noqa: BLE001 (aidge_onnx's own errors on odd models)
-            return aidge_cannot(path, f"aidge_onnx fails: {type(e).__name__}: {e}")
+        # Any other exception is the harness's or memplan's: forked() counts it as bad.
         return ("equal", "") if d is None else ("differ", d)
-    return aidge_cannot(path, "the test model has no fixed first input")
+    return aidge_cannot(path, "the test model has no fixed first input", c)
 
 
-def aidge_cannot(path, why):
+def expected_shapes(c):
+    """The dims of the outputs ONNX's node test ships for the case (its first data
+    set), or None when they are not all tensors."""
+    if not c.data_sets:
+        return None
+    outs = c.data_sets[0][1]
+    if not all(hasattr(o, "shape") for o in outs):
+        return None
+    return [list(o.shape) for o in outs]
+
+
+def opened(c, memplan_json, why):
+    """An opened case where Aidge cannot: each of memplan's graph outputs must have the
+    dims of one output the node test ships (a sub-multiset: memplan names nodes, not
+    tensors, and Aidge's operator may have fewer outputs than ONNX's, as LayerNorm's
+    or Dropout's; Aidge's [1] for a scalar counts as []). An empty expected output (a
+    0 dim) is no tensor memplan places: such cases are not compared."""
+    want = expected_shapes(c)
+    if want is None:
+        return "aidge-cannot/opened", why + " (the test ships no tensor outputs to compare)"
+    if any(0 in d for d in want):
+        return "aidge-cannot/opened", why + " (an empty output: not compared)"
+    nodes = json.loads(memplan_json.read_text())["schedule"]["nodes"]
+    got = [o["dims"] for n in nodes for o in n["outputs"] if o.get("graph_output")]
+    left = [[] if d == [1] else d for d in want]
+    for d in got:
+        d = [] if d == [1] else d
+        if d not in left:
+            return "bad", f"{why}; memplan's graph outputs {got}, the node test's {want}"
+        left.remove(d)
+    return "aidge-cannot/opened", why
+
+
+def aidge_cannot(path, why, c=None):
     r = subprocess.run([str(MEMPLAN), "convert", path, "-o", path.with_suffix(".json")],
                        capture_output=True, text=True)
     err = r.stderr.strip()
     if r.returncode == 0:
-        return "aidge-cannot/opened", why
+        return opened(c, path.with_suffix(".json"), why) if c else ("aidge-cannot/opened", why)
     if r.returncode in (1, 2) and err.startswith(f"memplan: {path}: ") and "panick" not in err:
         return "aidge-cannot/refused", f"{why}; memplan: {err[len(str(path)) + 11:][:150]}"
     return "bad", f"{why}; memplan exit {r.returncode}: {err[:300]}"
@@ -141,7 +180,7 @@ def forked(c, tmp):
     if text:
         return tuple(json.loads(text))
     return aidge_cannot(tmp / f"{c.name}.onnx",
-                        f"Aidge crashes (status {status})")
+                        f"Aidge crashes (status {status})", c)
 
 
 def main(argv):
@@ -173,6 +212,11 @@ def main(argv):
           f"{total['aidge-cannot/opened']} Aidge cannot (memplan opens), "
           f"{total['aidge-cannot/refused']} Aidge cannot (memplan refuses with a message), "
           f"{total['bad']} failed")
+    n, floor = sum(total.values()), (FLOOR_ALL if ops is None else FLOOR)
+    if n < floor and (ops is None or ops == CI_OPS):
+        print(f"FAIL: {n} cases, fewer than the floor of {floor}: the node tests were not "
+              "all collected")
+        return 1
     return 1 if total["differ"] or total["bad"] else 0
 
 

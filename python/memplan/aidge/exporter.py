@@ -49,7 +49,7 @@ def _dtype_bytes(tensor: Any) -> int:
             digits = "".join(ch for ch in name if ch.isdigit())
             if digits:
                 return max(1, int(digits) // 8)
-    if name in ("bool", "binary"):
+    if name in ("bool", "boolean", "binary"):
         return 1
     raise ValueError(f"memplan.aidge: unknown datatype size for {tensor.dtype}")
 

@@ -338,6 +338,20 @@ impl<'g> Builder<'g> {
         }
     }
 
+    /// Whether input `i` of ONNX node `n` is int64 in Aidge's graph once
+    /// set_datatype(float32) ran: an output of a converted node that keeps 8-byte
+    /// elements (Shape, Size, ArgMax, a Cast to int64, ...); never an initializer, a
+    /// Constant or a graph input, which become float32.
+    fn int64_in_aidge(&self, n: usize, i: usize) -> bool {
+        match self.uses[n].get(i).copied().flatten() {
+            Some(Def::Node(m, o)) => self.ops[m]
+                .as_ref()
+                .and_then(|op| op.outputs.get(o))
+                .is_some_and(|out| out.1 == 8),
+            _ => false,
+        }
+    }
+
     /// Converts every node in file order (a valid ONNX graph is topologically sorted).
     fn infer(&mut self, rules: ops::Rules) -> Result<()> {
         for (n, node) in self.graph.node.iter().enumerate() {
@@ -394,6 +408,23 @@ impl<'g> Builder<'g> {
                     .any(|(v, c)| *c == Category::Param && v.is_some_and(|v| v.folded))
             {
                 op.sized_by_model = true;
+            }
+            // Aidge 0.10.1's Expand and Resize forwardDims require an int64 shape (Expand's
+            // input 1, Resize's Sizes, input 3), and set_datatype(float32) leaves int64
+            // only the outputs of Shape-like nodes: a shape from an initializer, a Constant
+            // or arithmetic (as transformers' and torchvision's exports compute it) makes
+            // Aidge's forward_dims fail ("shape input (#1) Data type must be int64",
+            // "Input#3 (Sizes) data type Resize must be UInt64 or Int64"; probed on the
+            // wheel). memplan sizes those nodes by ONNX's rule, marked.
+            let shape_input = match op_type {
+                "Expand" => Some(1),
+                "Resize" => Some(3),
+                _ => None,
+            };
+            if let Some(i) = shape_input.filter(|_| standard) {
+                if ins.get(i).copied().flatten().is_some() && !self.int64_in_aidge(n, i) {
+                    op.sized_by_model = true;
+                }
             }
             for (i, dims) in &op.resized_inputs {
                 if let Some(Some(Def::Init(k))) = self.uses[n].get(*i) {
