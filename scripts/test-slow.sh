@@ -18,6 +18,8 @@
 #   exports — the whole aidge-export-cpp set built, run and compared (CI runs a subset):
 #             tests/parity/exportcpp_diff.py --all, recipes_diff.py --all --full,
 #             fusions_diff.py --all
+#   ignored — the cargo tests too long for CI (#[ignore]: MiniMalloc's D and J placed below
+#             their capacity, `best`'s repair on 54,500 buffers), `cargo test -- --ignored`
 #   cortexm — one model's aidge-export-arm-cortexm build run in QEMU against memplan's
 #             `--recipes cortexm-int8` (tests/parity/cortexm_qemu.py squeezenet1_0 --qemu)
 set -uo pipefail
@@ -26,7 +28,7 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 say() { printf '\033[1mmemplan test:slow:\033[0m %s\n' "$*" >&2; }
 
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(budget fuzz onnx wrap exports cortexm)
+[ ${#steps[@]} -eq 0 ] && steps=(budget fuzz onnx wrap exports ignored cortexm)
 t_all=$SECONDS
 
 step "setup"
@@ -84,6 +86,8 @@ run_exports() {
   return $status
 }
 
+run_ignored() { cargo test --release --features tools -q -- --ignored; }
+
 run_cortexm() {
   .venv/bin/python tests/parity/cortexm_qemu.py squeezenet1_0 --qemu
 }
@@ -92,7 +96,7 @@ summary=()
 failed=0
 for s in "${steps[@]}"; do
   if ! declare -F "run_$s" >/dev/null; then
-    echo "unknown step $s (budget, fuzz, onnx, wrap, exports, cortexm)" >&2
+    echo "unknown step $s (budget, fuzz, onnx, wrap, exports, ignored, cortexm)" >&2
     exit 2
   fi
   step "$s"
