@@ -61,7 +61,9 @@ setup_python() {
   fi
   # aidge-quantization: the int8 exports tests/parity/recipes_diff.py checks
   # (aidge_core's export() quantizes with it when dtype="int8").
-  if ! .venv/bin/python -c 'import aidge_quantization' 2>/dev/null; then
+  # (aidge_quantization's bindings need aidge_core's types registered first: imported
+  # alone it fails even when installed)
+  if ! .venv/bin/python -c 'import aidge_core, aidge_quantization' 2>/dev/null; then
     say "adding aidge-quantization to .venv"
     .venv/bin/pip install -q --disable-pip-version-check aidge-quantization==0.10.1
   fi
