@@ -85,3 +85,44 @@ fn a_plan_in_the_files_order_gives_back_the_files_schedule() {
     assert_eq!(report.order, None);
     assert_eq!(session.schedule(), session.document().schedule.as_ref());
 }
+
+/// DenseNet-121 (issue #38): each dense layer's output is the last plane of the
+/// space its Concat opened, and every later Concat of the block reads it, so it pins
+/// a wide space to the block's end. `best` cuts every chain before its last planes
+/// (`strategies::carve`; a plane cut alone out of a wrapped chain is laid out
+/// contiguous) and ends at the bound of its own plan, below the per-plane bound of
+/// Aidge's wrap-around plan of the given order (6,562,304 B) and below the
+/// auto-concat plan `best` ended at before (7,225,344 B).
+#[test]
+fn densenet_layer_outputs_cut_out_of_their_concat_spaces() {
+    let mut session = Session::open("densenet121.onnx", &model("densenet121")).unwrap();
+    let given = session.document().schedule.clone().unwrap();
+    let wrap = DriverOptions {
+        driver: Driver::Memory,
+        wrap_around: true,
+        ..DriverOptions::default()
+    };
+    let aidge = stats(&drivers::generate(&given, &wrap).unwrap());
+    assert_eq!(aidge.lower_bound, 6_562_304);
+    let mut request = Request::new("best", nodes(2_000_000)).unwrap();
+    request.from = Some(Source::Schedule);
+    let (plan, report) = session.plan(&request).unwrap();
+    let findings = check(&plan);
+    assert!(findings.is_valid(), "{findings:?}");
+    let s = stats(&plan);
+    println!(
+        "densenet121: best {}, its bound {}, layouts' bound {:?}",
+        s.peak, s.lower_bound, report.layouts_bound
+    );
+    assert!(
+        s.peak <= aidge.lower_bound,
+        "best {} above the wrap-around plan's per-plane bound {}",
+        s.peak,
+        aidge.lower_bound
+    );
+    assert_eq!(s.peak, s.lower_bound, "not at its own bound");
+    // At the lowest bound of every layout `best` makes of the schedule: no plan
+    // memplan can make of it is lower.
+    assert_eq!(report.layouts_bound, Some(s.peak.to_string()));
+    assert!(report.proven_optimal);
+}

@@ -8,12 +8,19 @@
 //! released at that clock (its last planes are read then); the second keeps the
 //! space's release. A part none of whose planes wraps is shrunk to the bytes its
 //! planes use (a `Conv` output of 401,408 B left in a 2,007,040 B DenseNet Concat
-//! space takes 401,408 B); a part with a wrapped plane keeps the space's size and
-//! the planes their place in it, so the wrapped parts stay where the kernels read them.
+//! space takes 401,408 B). A part of one group (the planes one node writes at one
+//! clock) with a wrapped plane is laid out contiguous in a space of its planes'
+//! bytes: its writer writes into memory no input of it shares, so nothing needs to
+//! wrap, and its readers read it through its plane (memplan adds no wrapped part).
+//! A longer part with a wrapped plane keeps the space's size and the planes their
+//! place in it, so the wrapped parts stay where the kernels read them.
 //!
 //! A cut costs the bytes the two planes shared at that clock and frees the others
-//! from the space's shape: [`search`] cuts where the shapes' drop ([`Shapes`]) gets
-//! lower, one cut at a time, within its budget.
+//! from the space's shape: [`search`] starts from the lowest drop ([`Shapes`]) of no
+//! cut, every chain cut before its last group (DenseNet's layer outputs, read by
+//! every later Concat of their block, each useless to cut alone) and every chain cut
+//! before every group, then adds the cuts that lower the drop one at a time, within
+//! its budget.
 
 use super::shapes::Shapes;
 use super::Budget;
@@ -88,7 +95,23 @@ fn cut(plan: &Plan, groups: &[Vec<(Clock, Vec<usize>)>], cuts: &[Cut]) -> Plan {
                 .flat_map(|g| g.1.iter().copied())
                 .collect();
             let wrapped = planes.iter().any(|&k| plan.planes[k].is_wrapped());
-            if !wrapped {
+            if wrapped && to - from == 1 {
+                // One group: its writer writes into a space of its own, so its planes
+                // need not wrap; laid out one after another, contiguous.
+                let mut at = 0;
+                part.offset = space.offset;
+                for &k in &planes {
+                    let q = &mut out.planes[k];
+                    let size = plan.planes[k].footprint();
+                    q.offset = at;
+                    q.cont_offset = space.offset + at;
+                    q.cont_size = size;
+                    q.wrap_offset = space.offset;
+                    q.wrap_size = 0;
+                    at += size;
+                }
+                part.size = at;
+            } else if !wrapped {
                 // Shrunk to the bytes its planes use; absolute places unchanged.
                 let rel = |k: usize| plan.planes[k].cont_offset.wrapping_sub(space.offset);
                 let lo = planes.iter().map(|&k| rel(k)).min().unwrap_or(0);
@@ -125,7 +148,9 @@ fn members(plan: &Plan, component: usize) -> Vec<usize> {
 }
 
 /// The plan of `plan`'s spaces of `component` with the cuts that lower the shapes'
-/// drop, placed, when it is lower than `beat`; `None` otherwise. Tries each cut once
+/// drop, placed, when it is lower than `beat`; `None` otherwise. Starts from the
+/// lowest of no cut and two whole sets (every chain cut before its last group, before
+/// every group), then tries each other cut once
 /// (spaces by size times the life of what follows the cut, largest first) and keeps
 /// it if the drop gets lower, then improves the best plan's placement with what is
 /// left of the budget (time from `timer`).
@@ -161,9 +186,30 @@ pub(super) fn search(
     };
     let mut cuts: Vec<Cut> = Vec::new();
     let mut lowest = drop(&cuts, &mut work).unwrap_or(Bytes::MAX);
+    // Whole sets first: every chain cut before its last group (the planes that
+    // outlive their chain, as DenseNet's layer outputs read by every later Concat),
+    // then before every group.
+    let last: Vec<Cut> = (0..groups.len())
+        .filter(|&s| groups[s].len() > 1)
+        .map(|s| (s, groups[s].len() - 1))
+        .collect();
+    let every: Vec<Cut> = candidates.iter().map(|c| c.1).collect();
+    for set in [last, every] {
+        if spent(work) {
+            break;
+        }
+        if let Some(peak) = drop(&set, &mut work) {
+            if peak < lowest {
+                (lowest, cuts) = (peak, set);
+            }
+        }
+    }
     for &(_, c) in &candidates {
         if spent(work) {
             break;
+        }
+        if cuts.contains(&c) {
+            continue;
         }
         cuts.push(c);
         match drop(&cuts, &mut work) {
