@@ -65,20 +65,31 @@ from models_diff import MEMPLAN  # noqa: E402
 from recipes_diff import CORPUS, prepared  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "data" / "recipes" / "cortexm"
+# small CNNs of families the corpus does not give in a quantizable form
+# (tests/parity/cortexm_models.py writes them, weight-free, at 32×32)
+OWN = FIXTURES / "models"
 RECORD = ROOT / "tests" / "data" / "recipes" / "cortexm_int8.json"
 # (model, input size): no residual Add (SqueezeNet), residual Adds (ResNet, MNASNet),
-# graphs aidge-quantization refuses (MobileNet-v3's HardSigmoid, MNASNet's ReduceMean).
+# graphs aidge-quantization refuses (MobileNet-v3's HardSigmoid, MNASNet's ReduceMean),
+# ours (OWN): depthwise-separable without Add (MobileNet-v1), plain VGG-style.
 MODELS = [("squeezenet1_1", 32), ("squeezenet1_0", 32), ("squeezenet1_1", 64),
-          ("resnet18", 32), ("mobilenet_v3_small", 32), ("mnasnet0_5", 32)]
+          ("resnet18", 32), ("mobilenet_v3_small", 32), ("mnasnet0_5", 32),
+          ("mobilenet_v1_025", 32), ("vgg_s", 32)]
 CONFIG = dict(target="stm32h743", dtype="int8")
 PACKAGES = ["aidge_core", "aidge_backend_cpu", "aidge_onnx", "aidge_export_cpp",
             "aidge_export_arm_cortexm", "aidge_quantization"]
 
 
+def source(model):
+    """The gzipped weight-free ONNX file of `model`: ours (OWN) or the corpus's."""
+    own = OWN / f"{model}.onnx.gz"
+    return own if own.exists() else CORPUS / f"{model}.onnx.gz"
+
+
 def resize(model, size):
     """The corpus model (weight-free) with input H = W = `size` and no inferred shapes
     (they were 224×224's)."""
-    m = onnx.load_from_string(gzip.open(CORPUS / f"{model}.onnx.gz").read())
+    m = onnx.load_from_string(gzip.open(source(model)).read())
     dims = m.graph.input[0].type.tensor_type.shape.dim
     dims[2].dim_value, dims[3].dim_value = size, size
     del m.graph.value_info[:]
@@ -91,7 +102,7 @@ def weighted(model, size, path):
     """The resized model with recipes_diff.py's seeded weights, trailing Flatten dropped."""
     with tempfile.TemporaryDirectory() as tmp:
         src = pathlib.Path(tmp) / "m.onnx"
-        prepared(model, src)
+        prepared(model, src, source(model))
         m = onnx.load(src)
     dims = m.graph.input[0].type.tensor_type.shape.dim
     dims[2].dim_value, dims[3].dim_value = size, size
