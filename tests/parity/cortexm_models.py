@@ -17,7 +17,8 @@ BatchNorm folded into the convolutions, eval mode) at 1×3×32×32, every parame
 from N(0, 0.1) (torch seed 0; BatchNorm's scale and shift too, so no two folded biases
 are equal tensors, which the exporter would share and aidge-quantization then rename
 twice), then made weight-free as the corpus is (onnx_corpus.weight_free);
-cortexm_qemu.py gives them seeded random weights again before the real export.
+cortexm_qemu.py gives them seeded random weights again (He-scaled) before the real
+export.
 
 Run outside CI, in the venv of tests/parity/onnx_families.py (pinned versions of this
 run: torch 2.15.0, onnx 1.23.2):
