@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark of memplan against the public planners built beside it
-(docs/benchmarks.md, "Against every public planner" and "Against the tuned
-planners"). Nothing here is run by CI.
+(docs/benchmarks.md, "Against the tuned planners"; the first, untuned run is in
+docs/history/benchmarks.md, "The budget and the public planners"). Nothing here is run by CI.
 
     nice -n 19 python3 scripts/bench-planners.py --memplan target/release/memplan \
         [--minimalloc PATH] [--idealloc PATH] [--idealloc-lives 1,2,4,...] \
@@ -178,7 +178,8 @@ def main():
                          "instead of printing it")
     ap.add_argument("--doc-id", default="planners-tuned",
                     help="with --doc: the table's id (planners-tuned: the 2/10/30/120 s table "
-                         "of issue #38; planners-side-by-side: the older one)")
+                         "of issue #38, docs/benchmarks.md; planners-side-by-side: the older one, "
+                         "docs/history/benchmarks.md)")
     ap.add_argument("sets", nargs="+")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]

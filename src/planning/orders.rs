@@ -5,7 +5,7 @@
 //! plane only when that plane is consumed before it is written, and Aidge orders
 //! parallel branches by pointer. ShuffleNet-v2's schedule as the exporter wrote it
 //! ends 1.7–1.9 % above its per-plane bound under `best`; run depth first, each
-//! branch to its end, it reaches the bound (docs/benchmarks.md).
+//! branch to its end, it reaches the bound (docs/benchmarks.md, `scripts/bench-wrap.py`).
 
 use crate::schedule::{Port, Schedule};
 use std::cmp::Reverse;
