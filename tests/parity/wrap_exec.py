@@ -23,7 +23,10 @@ by default, so that builds are fast), with exportcpp_diff.py's helpers:
    moved so that one of its planes lands on a plane of another space that is still
    to be read (preferably a plane that an in-space successor replaces later, i.e.
    exactly the reuse the wrap-around rule allows only *after* the replacement).
-   `memplan check` must flag it and its build must compute different outputs.
+   `memplan check` must flag it and its build must compute different outputs. An
+   overwrite need not reach the graph's outputs (on ViT-tiny, at 64×64, the first two
+   moves, onto the first MatMuls of an attention, left them bit-identical; why was
+   not traced): the next moves are tried, up to UNSAFE_TRIES, until one does.
 
 A model whose export-cpp build does not compile is reported with g++'s first error
 (resnet18: its element-wise kernels `static_assert` "Incompatible input memory
@@ -54,6 +57,8 @@ import exportcpp_diff as ecd  # noqa: E402
 VARIANTS = [None, "OptimizeMaxLifetimeMinSizeFirst", "OptimizeMaxLifetimeMaxSizeFirst",
             "OptimizeMaxHoleMaxLifetimeFirst"]
 UNSAFE_BASE = "OptimizeMaxLifetimeMaxSizeFirst"
+# How many unsafe moves a model gets before its negative control counts as failed.
+UNSAFE_TRIES = 3
 #: The checker under test: this checkout's CLI (the installed memplan._native may be
 #: another checkout's build).
 MEMPLAN = os.environ.get("MEMPLAN", str(ecd.ROOT / "target" / "debug" / "memplan"))
@@ -155,11 +160,12 @@ def overlaps(doc, lives):
     return found
 
 
-def make_unsafe(doc):
+def make_unsafe(doc, rank=0):
     """Moves one space so that a plane of it, written at clock t, lands on a plane of
     another space that is read after t: first choice, a plane that is later replaced
-    in its own space (wrap-around / in place) but still to be read at t. Returns a
-    description, and edits `doc` in place."""
+    in its own space (wrap-around / in place) but still to be read at t; `rank` takes
+    the next choices (`rank` 1: the second best). Returns a description, and edits
+    `doc` in place."""
     plan = doc["plan"]
     planes, spaces = plan["planes"], plan["spaces"]
     live = dataflow_lives(doc)
@@ -167,7 +173,7 @@ def make_unsafe(doc):
     for i, p in enumerate(planes):
         later[i] = any(q["space"] == p["space"] and q["allocated"] > p["allocated"]
                        for q in planes)
-    best = None
+    choices = []
     for i, p in enumerate(planes):          # the victim: still to be read after t
         for j, q in enumerate(planes):      # the intruder, written at t
             if p["space"] == q["space"] or not p["allocated"] < q["allocated"] < live[i][1]:
@@ -176,12 +182,11 @@ def make_unsafe(doc):
                 continue
             if spaces[q["space"]]["offset"] + p["cont_offset"] - q["cont_offset"] < 0:
                 continue  # no room below
-            key = (later[i], q["allocated"] - p["allocated"], p["cont_size"])
-            if best is None or key > best[0]:
-                best = (key, i, j)
-    if best is None:
+            choices.append(((later[i], q["allocated"] - p["allocated"], p["cont_size"]), i, j))
+    choices.sort(key=lambda c: c[0], reverse=True)
+    if len(choices) <= rank:
         raise RuntimeError("no plane to move onto a plane still to be read")
-    _, i, j = best
+    _, i, j = choices[rank]
     p, q = planes[i], planes[j]
     shift = p["cont_offset"] - q["cont_offset"]
     b = q["space"]
@@ -246,9 +251,19 @@ def run_model(name, size, tmp, cache, emit, strategy="aidge"):
         emit(wrapped(v, f"wrap+{v or 'None'}"))
         if strategy != "aidge":
             emit(wrapped(v, f"wrap+{v or 'None'}+{strategy}", strategy=strategy))
-    note = {}
-    row = wrapped(UNSAFE_BASE, "unsafe", lambda doc: note.setdefault("what", make_unsafe(doc)))
-    row["unsafe"] = note.get("what")
+    # An overwrite need not reach the outputs (module docstring, item 4): the next
+    # moves are tried, up to UNSAFE_TRIES, until a flagged plan computes something
+    # else; each try is in the row.
+    tries = []
+    for rank in range(UNSAFE_TRIES):
+        note = {}
+        row = wrapped(UNSAFE_BASE, "unsafe",
+                      lambda doc: note.setdefault("what", make_unsafe(doc, rank)))
+        tries.append(note.get("what"))
+        if row.get("check") and row.get("identical_to_plain") is False:
+            break
+    row["unsafe"] = tries[-1]
+    row["tries"] = tries
     emit(row)
 
 
