@@ -26,9 +26,9 @@ BENCH = ROOT / "tests" / "data" / "bench"
 #: (SOMAS PanGu-2.6B, 18,692 buffers) with `best` and `search` at the page's default
 #: and at 10 s, a dense one (BERT), and two schedules: DenseNet-121 read from its ONNX
 #: model (the drivers' configurations, then the re-placements, then the checker of the
-#: winner, all inside the budget; the example of docs/history/benchmarks.md, "The budget and
-#: the public planners") and an Aidge export of
-#: EfficientNet-B0 planned from its schedule.
+#: winner, all inside the budget; the example of docs/history/benchmarks.md, "The
+#: budget and the public planners") and an Aidge export of EfficientNet-B0 planned from
+#: its schedule.
 RUNS = [
     (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "best", 2000, []),
     (BENCH / "idealloc" / "somas_pangu_2.6B.csv", "search", 2000, []),
@@ -38,9 +38,9 @@ RUNS = [
     (ROOT / "tests" / "data" / "aidge" / "efficientnet_b0-autoconcat-None.json", "best", 2000,
      ["--from", "schedule"]),
 ]
-#: docs/history/benchmarks.md ("The budget and the public planners", issue #29) measured the
-#: walls at most 3.6 % over (load average 6-9 on 2 cores);
-#: on this shared machine a run at load 12 saw `search` 6.5 % over. The test is there to
+#: docs/history/benchmarks.md ("The budget and the public planners", issue #29) measured
+#: the walls at most 3.6 % over (load average 6-9 on 2 cores); on this shared machine a
+#: run at load 12 saw `search` 6.5 % over. The test is there to
 #: catch a phase that ignores the clock (IOPDDL S_1 took 82 s of a 5 s budget before
 #: issue #29), so it allows 10 %.
 TOLERANCE = 0.10
