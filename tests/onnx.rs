@@ -575,3 +575,36 @@ fn where_aidge_fails_is_said_first_stage_and_node() {
     }
 }
 
+/// Aidge's scheduler takes a node among its consumers when a parent ran: a Shape (it
+/// reads only dims, no data input in the schedule) runs in the pass after its input's
+/// node, as aidge_core 0.10.1's SequentialScheduler orders PoolFormer (probed on the
+/// wheel: each block's Shape right after the Conv or Add it reads), never all at the
+/// start of the schedule.
+#[test]
+fn shape_nodes_run_after_the_node_they_read() {
+    let doc = formats::load("poolformer.onnx", &family("poolformer")).unwrap();
+    let s = doc.schedule.unwrap();
+    let at = |name: &str| s.nodes.iter().position(|n| n.name == name).unwrap();
+    for (shape, reads) in [
+        (
+            "m_encoder_block_0_0_before_norm_Shape_output_0",
+            "m_encoder_patch_embeddings_0_projection_Conv",
+        ),
+        (
+            "m_encoder_block_0_0_after_norm_Shape_output_0",
+            "m_encoder_block_0_0_Add",
+        ),
+        (
+            "m_encoder_block_1_0_before_norm_Shape_output_0",
+            "m_encoder_patch_embeddings_1_projection_Conv",
+        ),
+    ] {
+        assert!(at(shape) > at(reads), "{shape} runs before {reads}");
+    }
+    let first = s.nodes.iter().position(|n| !n.producer).unwrap();
+    assert_eq!(
+        s.nodes[first + 1].kind,
+        "Reshape",
+        "one Shape at most beside it"
+    );
+}

@@ -948,24 +948,33 @@ impl<'g> Builder<'g> {
     /// Aidge's SequentialScheduler runs, in each pass, every consumer whose data
     /// inputs have all been produced: a node runs in the pass after its latest operator
     /// parent on a data input (Producers and graph inputs are there from the start;
-    /// attribute inputs such as a Reshape's shape were computed by forward_dims). Inside
-    /// a pass, file order.
+    /// attribute inputs such as a Reshape's shape were computed by forward_dims); a node
+    /// with no data input, in the pass after its first operator parent. Inside a pass,
+    /// file order.
     fn wave_order(&self, identity: &[bool]) -> Vec<usize> {
         let mut wave = vec![0usize; self.graph.node.len()];
         let mut order = Vec::new();
         for (n, row) in self.uses.iter().enumerate() {
             let Some(op) = &self.ops[n] else { continue };
-            wave[n] = row
-                .iter()
-                .zip(&op.inputs)
-                .filter(|(_, c)| **c == Category::Data)
-                .filter_map(|(d, _)| match *d {
-                    Some(Def::Node(m, _)) if self.ops[m].is_some() => Some(wave[m] + 1),
-                    Some(Def::Input(i)) if identity[i] => Some(1),
-                    _ => None,
-                })
-                .max()
-                .unwrap_or(0);
+            let after = |d: &Option<Def>| match *d {
+                Some(Def::Node(m, _)) if self.ops[m].is_some() => Some(wave[m] + 1),
+                Some(Def::Input(i)) if identity[i] => Some(1),
+                _ => None,
+            };
+            let data = op.inputs.iter().any(|c| *c == Category::Data);
+            wave[n] = if data {
+                row.iter()
+                    .zip(&op.inputs)
+                    .filter(|(_, c)| **c == Category::Data)
+                    .filter_map(|(d, _)| after(d))
+                    .max()
+                    .unwrap_or(0)
+            } else {
+                // A node without a data input (Shape, Size: they read only dims) enters
+                // the scheduler's consumers when a parent ran, and runs in the next pass
+                // (probed: each of PoolFormer's Shapes runs right after its input's node).
+                row.iter().filter_map(after).min().unwrap_or(0)
+            };
             order.push(n);
         }
         order.sort_by_key(|&n| wave[n]);
