@@ -4,8 +4,8 @@
 // first drawn frame, split into the worker (read, parse, plan, encode) and the main
 // thread's hand-off (decode the wire bytes + chart layout), the wire size, and the
 // longest main-thread task meanwhile. `node scripts/bench-planning.mjs [--dense] [n...]`
-// after scripts/build.sh (MEMPLAN_DIST honoured); prints Markdown rows for
-// docs/benchmarks.md. `--dense`: dense traces without offsets instead
+// after scripts/build.sh (MEMPLAN_DIST honoured); prints Markdown rows (its runs so far:
+// docs/history/benchmarks.md). `--dense`: dense traces without offsets instead
 // (`gen-synthetic.mjs n --dense`, ~2,500 buffers live at any step), which the worker
 // places on open (`strategies::place_default`), and no JSON or `best` rows.
 // `--onnx MODEL.onnx[.gz]...`: those models only, each dropped as the page converts

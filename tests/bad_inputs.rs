@@ -6,7 +6,7 @@
 //! `tests/e2e/robust.test.mjs`.
 
 use assert_cmd::Command;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 const BAD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/bad");
@@ -530,7 +530,8 @@ fn values_beyond_2_pow_53_stay_exact() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("\"peak\":9007199254741001"), "{stdout}");
-    let dir = tempdir("beyond");
+    let scratch = tempdir("beyond");
+    let dir = scratch.path();
     let json = dir.join("out.json");
     let out = run(&["convert", "beyond-2-53.csv", "-o", json.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -578,10 +579,13 @@ fn the_valid_neighbours_of_the_bad_files_are_valid() {
 
 // --- Hundreds of megabytes -----------------------------------------------------------
 
-fn tempdir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("memplan-bad-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory, removed (with the hundreds of megabytes some tests write) when
+/// the test drops it, also when it fails; concurrent runs never share one.
+fn tempdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("memplan-bad-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Largest resident set of any child this test process has waited for, in bytes.
@@ -596,7 +600,8 @@ fn children_max_rss() -> u64 {
 #[test]
 fn files_of_hundreds_of_megabytes_fail_fast_in_bounded_memory() {
     const MB: usize = 1 << 20;
-    let dir = tempdir("huge");
+    let scratch = tempdir("huge");
+    let dir = scratch.path();
     // 200 MB of one garbage line, and 200 MB of memplan JSON cut off mid-way.
     let garbage = dir.join("garbage.txt");
     std::fs::write(&garbage, vec![b'x'; 200 * MB]).unwrap();
@@ -626,7 +631,6 @@ fn files_of_hundreds_of_megabytes_fail_fast_in_bounded_memory() {
         let rss = children_max_rss();
         assert!(rss < 3 * 200 * MB as u64, "peak RSS {} MB", rss >> 20);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -647,7 +651,8 @@ fn unknown_fields_by_the_thousand_are_summed_up() {
 fn a_tiny_file_with_a_huge_clock_stays_tiny() {
     // Found by the fuzzer: 28 bytes asking for clock 9,029,925 cost 9 M steps (seconds,
     // hundreds of MB) in every command that planned the list.
-    let dir = tempdir("clock");
+    let scratch = tempdir("clock");
+    let dir = scratch.path();
     let file = dir.join("far.csv");
     std::fs::write(&file, "a,4,9029925,402993\nb,0,2,8\n").unwrap();
     let out = run(&["stats", "--json", file.to_str().unwrap()]);
@@ -661,7 +666,8 @@ fn a_tiny_file_with_a_huge_clock_stays_tiny() {
 fn a_corrupt_plane_index_does_not_ask_for_billions_of_records() {
     // Found by the mutation pass: a log line with plane index 4294967295 made the
     // mem_info export allocate 378 GB.
-    let dir = tempdir("index");
+    let scratch = tempdir("index");
+    let dir = scratch.path();
     let log = dir.join("index.txt");
     let log_text = std::fs::read_to_string(Path::new(BAD).join("log-valid.txt")).unwrap();
     std::fs::write(&log, log_text.replace("  0 1024 (", "  4294967295 1024 (")).unwrap();
@@ -695,7 +701,8 @@ refused!(
 
 /// `memplan check` of `bytes` written as `name` in a fresh folder: its message line.
 fn refusal_of(tag: &str, name: &str, bytes: &[u8]) -> String {
-    let dir = tempdir(tag);
+    let scratch = tempdir(tag);
+    let dir = scratch.path();
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     let out = run(&["check", path.to_str().unwrap()]);

@@ -14,9 +14,8 @@ fn bench() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bench")
 }
 
-fn temp(name: &str, content: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("memplan-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// `content` written to `name` in `dir` (the test's `tempfile::tempdir()`, removed with it).
+fn temp(dir: &Path, name: &str, content: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, content).unwrap();
     path
@@ -56,6 +55,7 @@ fn stats_json_gives_golden_peaks_for_every_real_plan() {
 
 #[test]
 fn check_exit_statuses() {
+    let dir = tempfile::tempdir().unwrap();
     let bench = bench();
     memplan()
         .arg("check")
@@ -64,6 +64,7 @@ fn check_exit_statuses() {
         .code(0)
         .stdout(predicate::str::contains("valid"));
     let bad = temp(
+        dir.path(),
         "overlap.csv",
         "id,lower,upper,size,offset\na,0,2,8,0\nb,1,3,8,4\n",
     );
@@ -74,6 +75,7 @@ fn check_exit_statuses() {
         .code(1)
         .stdout(predicate::str::contains("overlap.csv: plane overlap: plane 0 (a) (space 0) and plane 1 (b) (space 1) share bytes [4, 8) at clocks 1..=1"));
     let broken = temp(
+        dir.path(),
         "broken.txt",
         "conv:\n  0 0 (0x00000000U) -> 16 (0x00000010U) [16] @ zero\n",
     );
@@ -88,6 +90,7 @@ fn check_exit_statuses() {
 
 #[test]
 fn unreadable_inputs_exit_2_without_panicking() {
+    let dir = tempfile::tempdir().unwrap();
     let cases: [(&str, &[u8], &str); 5] = [
         ("empty.json", b"", "empty file"),
         ("garbage.bin", &[0x00, 0xff, 0x13, 0x37], "not a text file"),
@@ -96,9 +99,7 @@ fn unreadable_inputs_exit_2_without_panicking() {
         ("v9.json", b"{\"format\":\"memplan\",\"version\":9}", "version 9"),
     ];
     for (name, bytes, expected) in cases {
-        let dir = std::env::temp_dir().join(format!("memplan-cli-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+        let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
         memplan()
             .arg("stats")
@@ -122,6 +123,7 @@ fn unreadable_inputs_exit_2_without_panicking() {
 
 #[test]
 fn convert_round_trips_and_picks_formats_by_extension() {
+    let dir = tempfile::tempdir().unwrap();
     let bench = bench();
     let log = bench.join("aidge/mobilenet_v2-single-wrap-None/memory_info.txt");
     let original = std::fs::read_to_string(&log).unwrap();
@@ -133,7 +135,7 @@ fn convert_round_trips_and_picks_formats_by_extension() {
         .code(0)
         .stdout(original.clone());
     // Through memplan JSON and back: the log keeps every byte.
-    let json = temp("m.json", "");
+    let json = temp(dir.path(), "m.json", "");
     memplan()
         .arg("convert")
         .arg(&log)
@@ -183,9 +185,10 @@ fn convert_round_trips_and_picks_formats_by_extension() {
 /// even where an id is another row's number.
 #[test]
 fn convert_to_csv_keeps_the_buffers_ids() {
+    let dir = tempfile::tempdir().unwrap();
     let text = "id,lower,upper,size,offset\n3,0,2,8,0\n1,1,3,4,8\n0,2,4,8,12\nb,0,4,2,20\n";
-    let csv = temp("ids.csv", text);
-    let plan = temp("ids.plan.json", "");
+    let csv = temp(dir.path(), "ids.csv", text);
+    let plan = temp(dir.path(), "ids.plan.json", "");
     memplan()
         .arg("plan")
         .arg(&csv)
@@ -210,6 +213,7 @@ fn convert_to_csv_keeps_the_buffers_ids() {
 /// five broken planes in Aidge's own plan).
 #[test]
 fn a_log_with_ends_past_2_64_opens_and_check_names_its_broken_planes() {
+    let dir = tempfile::tempdir().unwrap();
     let log = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/formats/inception-autoconcat.memory_info.txt");
     let original = std::fs::read_to_string(&log).unwrap();
@@ -260,7 +264,7 @@ fn a_log_with_ends_past_2_64_opens_and_check_names_its_broken_planes() {
         .assert()
         .code(0)
         .stdout(original.clone());
-    let json = temp("wrapped.json", "");
+    let json = temp(dir.path(), "wrapped.json", "");
     memplan()
         .arg("convert")
         .arg(&log)
@@ -279,8 +283,9 @@ fn a_log_with_ends_past_2_64_opens_and_check_names_its_broken_planes() {
 
 #[test]
 fn plan_places_a_buffer_list_validly() {
+    let dir = tempfile::tempdir().unwrap();
     let bench = bench();
-    let out = temp("placed.json", "");
+    let out = temp(dir.path(), "placed.json", "");
     memplan()
         .arg("plan")
         .arg(bench.join("models/resnet18.buffers.csv"))
@@ -297,6 +302,7 @@ fn plan_places_a_buffer_list_validly() {
 /// parity test (not all exact yet).
 #[test]
 fn plan_reproduces_aidge_peaks_from_schedules() {
+    let dir = tempfile::tempdir().unwrap();
     let bench = bench();
     let golden = std::fs::read_to_string(bench.join("aidge/golden.log")).unwrap();
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/aidge");
@@ -317,7 +323,7 @@ fn plan_reproduces_aidge_peaks_from_schedules() {
             "single" => "memory",
             _ => "auto-concat",
         };
-        let out = temp(&format!("{name}.plan.json"), "");
+        let out = temp(dir.path(), &format!("{name}.plan.json"), "");
         memplan()
             .arg("plan")
             .arg(data.join(format!("{name}.json")))
@@ -339,9 +345,10 @@ fn plan_reproduces_aidge_peaks_from_schedules() {
 
 #[test]
 fn plan_with_a_strategy_replaces_spaces_validly() {
+    let dir = tempfile::tempdir().unwrap();
     let data = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/aidge/resnet18-single-OptimizeMaxLifetimeMaxSizeFirst.json");
-    let out = temp("replanned.json", "");
+    let out = temp(dir.path(), "replanned.json", "");
     memplan()
         .arg("plan")
         .arg(&data)
@@ -382,12 +389,17 @@ fn plan_with_a_strategy_replaces_spaces_validly() {
 /// re-plans to Aidge's own plan; `--capacities`/`--priorities` override them.
 #[test]
 fn plan_honours_recorded_components_and_the_component_flags() {
+    let dir = tempfile::tempdir().unwrap();
     let data = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/aidge/components/resnet18-small-first.json");
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&data).unwrap()).unwrap();
     let plan_of = |args: &[&str]| -> serde_json::Value {
-        let out = temp(&format!("components-{}.json", args.join("_")), "");
+        let out = temp(
+            dir.path(),
+            &format!("components-{}.json", args.join("_")),
+            "",
+        );
         memplan()
             .arg("plan")
             .arg(&data)

@@ -35,8 +35,9 @@ fn rows(text: &str) -> Vec<(String, u64, u64, u64, Option<u64>)> {
 /// the peak of the same plan written as JSON.
 #[test]
 fn plan_writes_the_format_its_output_name_asks_for() {
+    let dir = scratch();
     let input = data("bench/minimalloc/C.1048576.csv");
-    let (csv, json) = (out_path("c.csv"), out_path("c.json"));
+    let (csv, json) = (dir.path().join("c.csv"), dir.path().join("c.json"));
     for out in [&csv, &json] {
         memplan()
             .arg("plan")
@@ -80,8 +81,9 @@ fn plan_writes_the_format_its_output_name_asks_for() {
 /// the same peak; `--format` wins over the name; stdout stays memplan JSON.
 #[test]
 fn plan_writes_an_aidge_log_and_takes_format_over_the_name() {
+    let dir = scratch();
     let input = data("aidge/resnet18-multi-None.json");
-    let log = out_path("resnet18.memory_info.txt");
+    let log = dir.path().join("resnet18.memory_info.txt");
     memplan()
         .arg("plan")
         .arg(&input)
@@ -93,7 +95,7 @@ fn plan_writes_an_aidge_log_and_takes_format_over_the_name() {
     assert!(text.contains("[MEM_0]"), "{text}");
     assert_eq!(peak(&log), peak(&input));
 
-    let forced = out_path("forced.out");
+    let forced = dir.path().join("forced.out");
     memplan()
         .arg("plan")
         .arg(&input)
@@ -118,9 +120,10 @@ fn plan_writes_an_aidge_log_and_takes_format_over_the_name() {
 /// naming the file and the endings there are; nothing is written.
 #[test]
 fn an_output_name_no_writer_matches_is_refused() {
+    let dir = scratch();
     let input = data("aidge/resnet18-multi-None.json");
     for command in ["plan", "convert"] {
-        let out = out_path(&format!("{command}.bin"));
+        let out = dir.path().join(format!("{command}.bin"));
         memplan()
             .arg(command)
             .arg(&input)

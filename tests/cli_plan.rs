@@ -45,22 +45,23 @@ fn plan(file: &Path, out: &Path, args: &[&str]) {
 
 #[test]
 fn plan_keeps_the_files_own_plan_by_default_as_stats_and_the_page_read_it() {
+    let dir = scratch();
     // Aidge's auto-concat plan differs from the default driver's (multiple_mems).
     let file = export("resnet18-autoconcat-None");
     let given = read_plan(&file);
-    let out = out_path("default.json");
+    let out = dir.path().join("default.json");
     plan(&file, &out, &[]);
     assert_eq!(placement(&read_plan(&out)), placement(&given));
     assert_eq!(peak(&out), peak(&file));
 
-    let from_schedule = out_path("schedule.json");
+    let from_schedule = dir.path().join("schedule.json");
     plan(&file, &from_schedule, &["--from", "schedule"]);
     assert_ne!(
         placement(&read_plan(&from_schedule)),
         placement(&given),
         "--from schedule runs the default driver, not auto-concat"
     );
-    let multi = out_path("multi.json");
+    let multi = dir.path().join("multi.json");
     plan(&file, &multi, &["--driver", "multiple-mems"]);
     assert_eq!(
         placement(&read_plan(&from_schedule)),
@@ -70,17 +71,18 @@ fn plan_keeps_the_files_own_plan_by_default_as_stats_and_the_page_read_it() {
 
 #[test]
 fn a_strategy_re_places_the_files_plan_not_a_new_one() {
+    let dir = scratch();
     // Re-placing Aidge's optimized plan keeps its spaces: every plane keeps its
     // size and its offset inside its space; only spaces move, never upwards in peak.
     // (`best` may instead return another Aidge configuration's plan of the same
     // schedule when it is lower: tests/strategies_aidge.rs; never above the file's.)
     let file = export("mobilenet_v2-single-OptimizeMaxLifetimeMinSizeFirst");
     let given = read_plan(&file);
-    let best = out_path("best.json");
+    let best = dir.path().join("best.json");
     plan(&file, &best, &["--strategy", "best", "--budget", "200"]);
     assert!(peak(&best) <= peak(&file));
     memplan().arg("check").arg(&best).assert().code(0);
-    let out = out_path("search.json");
+    let out = dir.path().join("search.json");
     plan(&file, &out, &["--strategy", "search", "--budget", "200"]);
     let placed = read_plan(&out);
     assert_eq!(
@@ -105,8 +107,9 @@ fn a_strategy_re_places_the_files_plan_not_a_new_one() {
 
 #[test]
 fn driver_options_imply_the_schedule_and_contradict_from_plan() {
+    let dir = scratch();
     let file = export("squeezenet1_1-single-None");
-    let out = out_path("contradiction.json");
+    let out = dir.path().join("contradiction.json");
     memplan()
         .arg("plan")
         .arg(&file)
@@ -119,7 +122,7 @@ fn driver_options_imply_the_schedule_and_contradict_from_plan() {
         ));
 
     // A file without a schedule (Aidge's text log) cannot be planned from one.
-    let plan_only = out_path("memory_info.txt");
+    let plan_only = dir.path().join("memory_info.txt");
     memplan()
         .arg("convert")
         .arg(&file)
@@ -131,7 +134,7 @@ fn driver_options_imply_the_schedule_and_contradict_from_plan() {
         .arg("plan")
         .arg(&plan_only)
         .args(["--from", "schedule", "-o"])
-        .arg(out_path("never.json"))
+        .arg(dir.path().join("never.json"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no schedule to plan from"));
@@ -139,9 +142,10 @@ fn driver_options_imply_the_schedule_and_contradict_from_plan() {
 
 #[test]
 fn the_output_keeps_the_schedule_so_records_stay_complete() {
+    let dir = scratch();
     // Producers have no plane; their standalone records come from the schedule.
     let file = export("resnet18-multi-None");
-    let out = out_path("kept.json");
+    let out = dir.path().join("kept.json");
     plan(&file, &out, &["--strategy", "greedy-size"]);
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let given: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -167,11 +171,12 @@ fn the_output_keeps_the_schedule_so_records_stay_complete() {
 
 #[test]
 fn budget_must_be_a_number_of_milliseconds() {
+    let dir = scratch();
     memplan()
         .arg("plan")
         .arg(export("residual-single-None"))
         .args(["--strategy", "search", "--budget", "soon", "-o"])
-        .arg(out_path("x.json"))
+        .arg(dir.path().join("x.json"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--budget"));
@@ -183,16 +188,17 @@ fn budget_must_be_a_number_of_milliseconds() {
 /// Aidge's other configurations of the schedule, still gives a valid plan.
 #[test]
 fn a_space_of_negative_size_is_named_when_its_plan_cannot_be_re_placed() {
+    let dir = scratch();
     let file = export("concat_nhwc-autoconcat-None");
     memplan()
         .args(["plan", file.to_str().unwrap(), "--strategy", "greedy-size"])
-        .args(["-o", out_path("negative.json").to_str().unwrap()])
+        .args(["-o", dir.path().join("negative.json").to_str().unwrap()])
         .assert()
         .failure()
         .stderr(predicate::str::contains("space 0 cannot be re-placed"))
         .stderr(predicate::str::contains("negative size"))
         .stderr(predicate::str::contains("memplan check"));
-    let out = out_path("negative-best.json");
+    let out = dir.path().join("negative-best.json");
     plan(&file, &out, &["--strategy", "best"]);
     memplan()
         .args(["check", out.to_str().unwrap()])
@@ -205,9 +211,10 @@ fn a_space_of_negative_size_is_named_when_its_plan_cannot_be_re_placed() {
 /// larger than Aidge's.
 #[test]
 fn re_planning_a_wrap_log_says_what_only_the_schedule_allows() {
+    let dir = scratch();
     let log = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/bench/aidge/resnet18-single-wrap-None/memory_info.txt");
-    let out = out_path("wrap-log-best.json");
+    let out = dir.path().join("wrap-log-best.json");
     let run = memplan()
         .arg("plan")
         .arg(&log)

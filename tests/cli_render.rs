@@ -4,18 +4,11 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 use resvg::tiny_skia::Pixmap;
-use std::path::PathBuf;
 
 const PLAN: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/aidge/resnet18-multi-None.json"
 );
-
-fn out(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("memplan-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 fn render(args: &[&str]) -> assert_cmd::assert::Assert {
     Command::cargo_bin("memplan")
@@ -28,7 +21,8 @@ fn render(args: &[&str]) -> assert_cmd::assert::Assert {
 
 #[test]
 fn a_wide_png_has_the_asked_size_and_planes_up_to_its_right_end() {
-    let png = out("wide.png");
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("wide.png");
     render(&[
         "-o",
         png.to_str().unwrap(),
@@ -54,7 +48,8 @@ fn a_wide_png_has_the_asked_size_and_planes_up_to_its_right_end() {
 
 #[test]
 fn svg_has_one_rect_per_plane_part_and_escaped_names() {
-    let svg = out("chart.svg");
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("chart.svg");
     render(&["-o", svg.to_str().unwrap(), "--names"]).success();
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg ") && text.ends_with("</svg>\n"));
@@ -70,15 +65,21 @@ fn svg_has_one_rect_per_plane_part_and_escaped_names() {
 
 #[test]
 fn bad_requests_name_the_problem() {
-    render(&["-o", out("x.jpg").to_str().unwrap()])
+    let dir = tempfile::tempdir().unwrap();
+    render(&["-o", dir.path().join("x.jpg").to_str().unwrap()])
         .code(2)
         .stderr(predicate::str::contains("use .svg or .png"));
-    render(&["-o", out("x.svg").to_str().unwrap(), "--view", "5,1,0,1"])
-        .code(2)
-        .stderr(predicate::str::contains("--view `5,1,0,1`"));
     render(&[
         "-o",
-        out("x.png").to_str().unwrap(),
+        dir.path().join("x.svg").to_str().unwrap(),
+        "--view",
+        "5,1,0,1",
+    ])
+    .code(2)
+    .stderr(predicate::str::contains("--view `5,1,0,1`"));
+    render(&[
+        "-o",
+        dir.path().join("x.png").to_str().unwrap(),
         "--width",
         "200000",
         "--height",
@@ -91,7 +92,8 @@ fn bad_requests_name_the_problem() {
 /// A MiniMalloc CSV's capacity (from its name) is drawn and judged as on the page.
 #[test]
 fn a_buffer_lists_capacity_is_drawn() {
-    let svg = out("capacity.svg");
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("capacity.svg");
     let csv = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/bench/minimalloc/C.1048576.csv"

@@ -73,9 +73,10 @@ fn keeping_the_order_gives_a_plan_aidges_exports_take() {
 
 #[test]
 fn the_cli_keeps_the_order_for_aidges_exports_and_refuses_a_reordered_file() {
-    let model = out_path("shufflenet_v2_x0_5.onnx");
+    let dir = scratch();
+    let model = dir.path().join("shufflenet_v2_x0_5.onnx");
     std::fs::write(&model, gunzip("onnx/corpus/shufflenet_v2_x0_5.onnx.gz")).unwrap();
-    let macros = out_path("shufflenet.meminfo.h");
+    let macros = dir.path().join("shufflenet.meminfo.h");
     let out = memplan()
         .args(["plan", "--strategy", "best", "--budget", "500"])
         .arg(&model)
@@ -94,14 +95,14 @@ fn the_cli_keeps_the_order_for_aidges_exports_and_refuses_a_reordered_file() {
     // `convert` to the macros, with what to run instead.
     let mut s = shufflenet();
     let (plan, _) = s.plan(&best(false)).unwrap();
-    let file = out_path("shufflenet.best.json");
+    let file = dir.path().join("shufflenet.best.json");
     let json = planning::export(&written(&s, plan), Export::Memplan).unwrap();
     std::fs::write(&file, json).unwrap();
     let refused = memplan()
         .arg("convert")
         .arg(&file)
         .arg("-o")
-        .arg(out_path("refused.meminfo.h"))
+        .arg(dir.path().join("refused.meminfo.h"))
         .output()
         .unwrap();
     assert!(!refused.status.success());

@@ -100,7 +100,8 @@ fn the_clis_help_lists_exactly_the_strategies() {
 
 #[test]
 fn the_old_name_of_as_loaded_still_works_and_others_are_refused() {
-    let file = std::env::temp_dir().join("memplan-names-alias.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("alias.csv");
     std::fs::write(&file, "id,lower,upper,size\na,0,3,4\nb,3,9,4\n").unwrap();
     for choice in [planning::AS_LOADED, planning::AS_LOADED_ALIAS] {
         let out = Command::cargo_bin("memplan")

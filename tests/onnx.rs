@@ -141,8 +141,8 @@ fn memplan() -> Command {
 
 #[test]
 fn cli_converts_and_plans_onnx() {
-    let out =
-        std::env::temp_dir().join(format!("memplan-onnx-{}.memplan.json", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tiny_cnn.memplan.json");
     memplan()
         .args(["convert", data("tiny_cnn.onnx").to_str().unwrap(), "-o"])
         .arg(&out)
@@ -173,7 +173,6 @@ fn cli_converts_and_plans_onnx() {
         ])
         .assert()
         .success();
-    std::fs::remove_file(out).ok();
 }
 
 /// `--dims` works on every command that reads a file, not only `convert`: a batch of
@@ -429,6 +428,7 @@ fn conv1d_stem_encoders_have_aidges_default_peak() {
 /// first line labels the plan memplan's sizing, never Aidge's plan.
 #[test]
 fn models_aidge_cannot_run_are_labelled_so() {
+    let dir = tempfile::tempdir().unwrap();
     let label = memplan::schedule::AIDGE_CANNOT;
     assert!(label.contains("memplan's sizing (Aidge cannot run this model)"));
     for (name, kind) in [("bart_encoder", "Expand"), ("deit", "Expand")] {
@@ -444,7 +444,7 @@ fn models_aidge_cannot_run_are_labelled_so() {
             "{name}: {:?}",
             doc.warnings
         );
-        let path = std::env::temp_dir().join(format!("memplan-{}-{name}.onnx", std::process::id()));
+        let path = dir.path().join(format!("{name}.onnx"));
         std::fs::write(&path, &bytes).unwrap();
         let out = memplan()
             .args(["stats", path.to_str().unwrap()])
@@ -457,7 +457,6 @@ fn models_aidge_cannot_run_are_labelled_so() {
             first.contains(label) && first.contains(kind),
             "{name}: {first}"
         );
-        std::fs::remove_file(path).ok();
     }
     // A model Aidge runs has no such note.
     let doc = formats::load("token_batchnorm.onnx", &family("token_batchnorm")).unwrap();

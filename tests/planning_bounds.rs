@@ -37,8 +37,8 @@ fn best() -> Request {
 /// SqueezeNet-1.1 as an ONNX model: a schedule, as Aidge 0.10.1 imports it.
 const SQUEEZENET: &str = "bench/models/squeezenet1_1.onnx.gz";
 
-fn squeezenet_file() -> std::path::PathBuf {
-    let path = out_path("squeezenet1_1.onnx");
+fn squeezenet_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("squeezenet1_1.onnx");
     std::fs::write(&path, gunzip(SQUEEZENET)).unwrap();
     path
 }
@@ -87,7 +87,8 @@ fn a_list_or_a_plan_without_schedule_has_a_true_lower_bound() {
 
 #[test]
 fn the_cli_names_the_bound_for_what_it_is() {
-    let model = squeezenet_file();
+    let dir = scratch();
+    let model = squeezenet_file(dir.path());
     let out = memplan().arg("stats").arg(&model).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("layout bound: 3928576 bytes"), "{text}");
@@ -107,7 +108,7 @@ fn the_cli_names_the_bound_for_what_it_is() {
     let v: serde_json::Value = serde_json::from_slice(&csv.stdout).unwrap();
     assert_eq!(v["bound_scope"], "placements");
     // The chart names it too.
-    let svg = out_path("squeezenet.svg");
+    let svg = dir.path().join("squeezenet.svg");
     let status = memplan()
         .arg("render")
         .arg(&model)

@@ -10,7 +10,6 @@ use memplan::model::Plan;
 use memplan::planning::{Request, Session};
 use memplan::strategies::Budget;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -34,9 +33,8 @@ const DOCUMENTS: &[&str] = &[
 const STRATEGIES: &[&str] = &["aidge", "greedy-size", "greedy-conflicts", "sweep"];
 
 fn cli_plan(file: &Path, strategy: &str) -> Plan {
-    static RUN: AtomicUsize = AtomicUsize::new(0);
-    let run = RUN.fetch_add(1, Ordering::Relaxed);
-    let out = std::env::temp_dir().join(format!("memplan-faces-{}-{run}.json", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plan.json");
     Command::cargo_bin("memplan")
         .unwrap()
         .arg("plan")
@@ -46,7 +44,6 @@ fn cli_plan(file: &Path, strategy: &str) -> Plan {
         .assert()
         .success();
     let bytes = std::fs::read(&out).unwrap();
-    std::fs::remove_file(&out).unwrap();
     formats::load("cli.json", &bytes).unwrap().plan.unwrap()
 }
 

@@ -218,7 +218,8 @@ fn recipes_need_a_schedule() {
 
 #[test]
 fn the_cli_takes_recipe_and_dtype_names_from_the_table() {
-    let model = out_path("mobilenet_v3_small.onnx");
+    let dir = scratch();
+    let model = dir.path().join("mobilenet_v3_small.onnx");
     std::fs::write(&model, gunzip("onnx/corpus/mobilenet_v3_small.onnx.gz")).unwrap();
     let out = memplan()
         .args(["stats", "--json", "--recipes", "export-cpp"])

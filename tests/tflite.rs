@@ -237,8 +237,8 @@ fn print_allocations_output_is_a_summary_that_asks_for_the_model() {
 
 #[test]
 fn cli_writes_the_model_and_says_the_arena_size() {
-    let dir = std::env::temp_dir().join(format!("memplan-tflite-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
     let out = dir.join("dag21.planned.tflite");
     let run = assert_cmd::Command::cargo_bin("memplan")
         .unwrap()
@@ -276,12 +276,11 @@ fn cli_writes_the_model_and_says_the_arena_size() {
         .arg("plan")
         .arg(&csv)
         .args(["-o", "x.tflite"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("needs a .tflite input"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Every `.tflite` of `tests/data/tflm` and of its corpus (gzipped), by name.

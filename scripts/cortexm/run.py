@@ -49,6 +49,9 @@ Usage: TORCH_PYTHON=/path/to/torch-venv/bin/python PYTHONPATH=scripts/cortexm/st
        python scripts/cortexm/run.py [--size 32] [--workdir DIR] [MODEL ...]
 Prints one JSON line per model and a Markdown table. With --workdir the exports and
 builds are kept, and a later run with the same folder builds kept exports again.
+`run.py --render [FILE]` prints the table from recorded JSON lines (default
+scripts/cortexm/results.jsonl, the last line of a model wins; docs/benchmarks.md's
+table) without building anything.
 """
 
 import argparse
@@ -623,7 +626,7 @@ def markdown(rows):
           " outputs independent of arena garbage (default; memplan) |")
     print("|---|---|---:|---:|---|---|---:|---|---|---|---|")
     for r in rows:
-        if "default_mem" not in r:
+        if "default_mem" not in r or "default_findings" not in r:  # failed before the end
             print(f"| {r['model']} | | | | {r['fail'][:120]} | | | | | | |")
             continue
         fnd = r["default_findings"]
@@ -638,7 +641,24 @@ def markdown(rows):
               f" {P.cell(r['poison_default'])}; {P.cell(r['poison_memplan'])} |")
 
 
+def render(path):
+    """docs/benchmarks.md's table from the recorded rows (one JSON line per model, the
+    last line of each model wins), without exporting or building anything."""
+    rows = {}
+    for line in pathlib.Path(path).read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            for build in ("default", "memplan", "packed"):  # the record's name for them
+                if f"checker_{build}" in row:
+                    row.setdefault(f"{build}_findings", row[f"checker_{build}"])
+            rows[row["model"]] = row
+    markdown(list(rows.values()))
+    return 0
+
+
 def main(argv):
+    if len(argv) > 1 and argv[1] == "--render":
+        return render(argv[2] if len(argv) > 2 else pathlib.Path(__file__).with_name("results.jsonl"))
     if len(argv) > 1 and argv[1] == "--stage":
         import aidge_core
         aidge_core.Log.set_console_level(aidge_core.Level.Fatal)

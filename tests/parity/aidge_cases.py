@@ -26,6 +26,8 @@ import aidge_backend_cpu  # noqa: E402,F401  (registers the cpu backend)
 from memplan.aidge import exporter as memplan_aidge  # noqa: E402
 
 BENCH = pathlib.Path(os.environ.get("MEMPLAN_BENCH", ROOT / "tests" / "data" / "bench"))
+#: The models' scratch files (each in its own folder of it), removed when the process ends.
+SCRATCH = tempfile.TemporaryDirectory(prefix="memplan-parity-")
 MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "efficientnet_b0"]
 
 # (tag, driver, wrap, optimize): the combinations of bench/aidge/, same tags.
@@ -66,7 +68,7 @@ def _schedule(graph, dims):
 
 def _load(name):
     import aidge_onnx
-    tmp = pathlib.Path(tempfile.mkdtemp()) / f"{name}.onnx"
+    tmp = pathlib.Path(tempfile.mkdtemp(dir=SCRATCH.name)) / f"{name}.onnx"
     with gzip.open(BENCH / "models" / f"{name}.onnx.gz") as f, open(tmp, "wb") as g:
         shutil.copyfileobj(f, g)
     return aidge_onnx.load_onnx(str(tmp))
@@ -90,7 +92,7 @@ def model_nhwc(name):
     x = aidge_core.Tensor(np.zeros([1, 3, 224, 224], dtype=np.float32))
     x.set_data_format(aidge_core.dformat.nchw)
     config = ExportConfig(target="host", dtype="float32", legacy=True,
-                          export_folder=tempfile.mkdtemp())
+                          export_folder=tempfile.mkdtemp(dir=SCRATCH.name))
     aidge_core.Log.set_console_level(aidge_core.Level.Error)  # the flow's notices
     return prepare_export(_load(name), config, input_tensors=[x]).scheduler
 
@@ -246,7 +248,7 @@ def grouped_conv():
         nodes, "grouped", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 8, 8])],
         [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 4, 8, 8])], [w, w2])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    path = pathlib.Path(tempfile.mkdtemp()) / "grouped_conv.onnx"
+    path = pathlib.Path(tempfile.mkdtemp(dir=SCRATCH.name)) / "grouped_conv.onnx"
     onnx.save(model, str(path))
     import aidge_onnx
     return _schedule(aidge_onnx.load_onnx(str(path)), [[1, 4, 8, 8]])

@@ -255,7 +255,8 @@ def cell(poison):
         return "yes"
     changed = poison["outputs_changed"]
     names = (", ".join(f"`{o}`" for o in changed) if len(changed) <= 3
-             else f"{len(changed)} of {len(poison['outputs'])} outputs")
+             else f"{len(changed)} of {len(poison['outputs'])} outputs" if "outputs" in poison
+             else f"{len(changed)} outputs")  # a record that kept only the changed ones
     if not changed:
         return (f"outputs yes, but {len(poison['layers_changed'])} of "
                 f"{poison['layers_traced']} layer outputs change, first `{poison['first_layer']}`")

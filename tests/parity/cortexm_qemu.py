@@ -3,7 +3,8 @@ of the same ONNX model, built and run in QEMU (outside CI: a minute per model fo
 exports, 2-10 per model for the builds; not named `*_diff.py`, so tests/parity/run.py,
 which CI runs, leaves it out — CI checks memplan against its record, tests/recipes_cortexm.rs).
 
-For each model of MODELS (torchvision CNNs of tests/data/onnx/corpus at a small input: at
+For each model of MODELS (torchvision CNNs of tests/data/onnx/corpus, and the small CNNs
+tests/parity/cortexm_models.py writes into tests/data/recipes/cortexm/models, at a small input: at
 224×224 most Cortex-M exports stop with "Unable to allocate memory … in component 0", the
 stm32h743's 1,000,000-byte SRAM):
 
@@ -27,7 +28,12 @@ stm32h743's 1,000,000-byte SRAM):
    mps2-an500`; its output is compared with aidge_backend_cpu's run of the quantized
    graph, and so is the same build with its padded pixel strides packed (run.py's
    `packed_copy`: the int8 export's 16-byte pixels are read as packed ones by the
-   Transposes, docs/export-check.md).
+   Transposes, docs/export-check.md), and that packed copy once more with the layer
+   reading the graph input told the input's true dimensions and fed NHWC
+   (`input_repaired_copy`: the export misreads them); aidge_backend_cpu's output on a
+   second input is compared with its output on the first, to say how much a model's
+   output depends on its input at all (with random weights some barely do, and then
+   "equal outputs" says nothing of the build).
 
 A model passes when memplan's figure equals the real mem_0 or memplan says its figure is an
 estimate (docs/recipes.md says why), and, with --qemu, the build ran and printed its output.
@@ -65,20 +71,31 @@ from models_diff import MEMPLAN  # noqa: E402
 from recipes_diff import CORPUS, prepared  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "data" / "recipes" / "cortexm"
+# small CNNs of families the corpus does not give in a quantizable form
+# (tests/parity/cortexm_models.py writes them, weight-free, at 32×32)
+OWN = FIXTURES / "models"
 RECORD = ROOT / "tests" / "data" / "recipes" / "cortexm_int8.json"
 # (model, input size): no residual Add (SqueezeNet), residual Adds (ResNet, MNASNet),
-# graphs aidge-quantization refuses (MobileNet-v3's HardSigmoid, MNASNet's ReduceMean).
+# graphs aidge-quantization refuses (MobileNet-v3's HardSigmoid, MNASNet's ReduceMean),
+# ours (OWN): depthwise-separable without Add (MobileNet-v1), plain VGG-style.
 MODELS = [("squeezenet1_1", 32), ("squeezenet1_0", 32), ("squeezenet1_1", 64),
-          ("resnet18", 32), ("mobilenet_v3_small", 32), ("mnasnet0_5", 32)]
+          ("resnet18", 32), ("mobilenet_v3_small", 32), ("mnasnet0_5", 32),
+          ("mobilenet_v1_025", 32), ("mobilenet_v1_025", 64), ("vgg_s", 32)]
 CONFIG = dict(target="stm32h743", dtype="int8")
 PACKAGES = ["aidge_core", "aidge_backend_cpu", "aidge_onnx", "aidge_export_cpp",
             "aidge_export_arm_cortexm", "aidge_quantization"]
 
 
+def source(model):
+    """The gzipped weight-free ONNX file of `model`: ours (OWN) or the corpus's."""
+    own = OWN / f"{model}.onnx.gz"
+    return own if own.exists() else CORPUS / f"{model}.onnx.gz"
+
+
 def resize(model, size):
     """The corpus model (weight-free) with input H = W = `size` and no inferred shapes
     (they were 224×224's)."""
-    m = onnx.load_from_string(gzip.open(CORPUS / f"{model}.onnx.gz").read())
+    m = onnx.load_from_string(gzip.open(source(model)).read())
     dims = m.graph.input[0].type.tensor_type.shape.dim
     dims[2].dim_value, dims[3].dim_value = size, size
     del m.graph.value_info[:]
@@ -87,12 +104,35 @@ def resize(model, size):
     return m
 
 
+def he_scaled(m):
+    """`m` with each weight (an initializer read as a Conv's or Gemm's second input)
+    scaled from recipes_diff.py's N(0, 0.05) to He's N(0, 2 / fan-in).
+
+    With N(0, 0.05) the signal shrinks at every layer of a deep narrow network: the
+    27 layers of MobileNet-v1 at width 0.25 hand the classifier their biases only, the
+    same 1,000 values for any input (measured: aidge_backend_cpu gives identical
+    outputs on two inputs), and a build's output equal to the reference then says
+    nothing of how it read its input."""
+    from onnx import numpy_helper
+    weights = {n.input[1] for n in m.graph.node if n.op_type in ("Conv", "Gemm")}
+    for i, t in enumerate(m.graph.initializer):
+        if t.name in weights and len(t.dims) >= 2:
+            a = numpy_helper.to_array(t)
+            fan_in = int(np.prod(a.shape[1:]))  # Conv: in/groups × kernel; Gemm (transB): in
+            a = (a / 0.05 * np.sqrt(2.0 / fan_in)).astype(a.dtype)
+            m.graph.initializer[i].CopyFrom(numpy_helper.from_array(a, t.name))
+    return m
+
+
 def weighted(model, size, path):
-    """The resized model with recipes_diff.py's seeded weights, trailing Flatten dropped."""
+    """The resized model with recipes_diff.py's seeded weights (He-scaled for ours:
+    `he_scaled`), trailing Flatten dropped."""
     with tempfile.TemporaryDirectory() as tmp:
         src = pathlib.Path(tmp) / "m.onnx"
-        prepared(model, src)
+        prepared(model, src, source(model))
         m = onnx.load(src)
+    if source(model).parent == OWN:
+        m = he_scaled(m)
     dims = m.graph.input[0].type.tensor_type.shape.dim
     dims[2].dim_value, dims[3].dim_value = size, size
     del m.graph.value_info[:]
@@ -182,6 +222,10 @@ def qemu_stage(path, size, folder):
     graph = R.quantized_graph(path, size)
     xq = R.quantized_input(x)
     ref = R.reference(graph, xq)
+    # the same graph on another input: how much its output depends on the input at all
+    other = np.random.default_rng(2).uniform(-1, 1, x.shape).astype(np.float32)
+    np.savez(folder.parent / "reference-other-input.npz",
+             *R.reference(graph, R.quantized_input(other)))
     with contextlib.redirect_stdout(io.StringIO()), contextlib.chdir(folder.parent):
         ctx = X.prepare_export(graph, ExportConfig(export_folder=str(folder), compile=False,
                                                    **CONFIG), input_tensors=[xq])
@@ -189,6 +233,46 @@ def qemu_stage(path, size, folder):
     np.save(folder / "input.npy", np.array(xq))
     np.savez(folder / "reference.npz", *ref)
     return forward_mems(folder)
+
+
+def input_repaired_copy(folder, size):
+    """A copy of the export in `folder` whose layer reading the graph input is told the
+    input's true dimensions, to be fed in NHWC order; (copy, how many layers changed).
+
+    In its default data format the Cortex-M int8 export gives the convolution that
+    reads the graph input NHWC dimensions taken from the NCHW tensor: for a
+    1×3×32×32 input `X_INPUT_0_NB_CHANNELS 32`, `X_INPUT_0_IN_HEIGHT 3`,
+    `X_INPUT_0_IN_WIDTH 32` (and a 32-byte pixel stride), so from its first layer the
+    build computes something other than the graph. Set to 3, 32, 32 (stride 3), with
+    the input's pixels packed NHWC, the kernels compute the graph's layers (VGG-S:
+    every layer equal to aidge_backend_cpu's). The plan is unchanged: the input is
+    not in the arena."""
+    import shutil
+    copy = folder.with_name(folder.name + "-input")
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("obj", "*.elf", "stats"))
+    forward = (copy / "dnn" / "src" / "forward.cpp").read_text()
+    sig = re.search(r"void model_forward\s*\((.*?)\)", forward, re.S).group(1)
+    inputs = [m.group(1) for m in re.finditer(r"const\s+\w+\s*\*\s*(\w+)", sig)]
+    true = {"NB_CHANNELS": 3, "IN_HEIGHT": size, "IN_WIDTH": size, "MEM_STRIDE": 3}
+    changed = 0
+    for h in (copy / "dnn" / "include" / "layers").glob("*.h"):
+        text = fixed = h.read_text()
+        for name in inputs:
+            pre = name.upper()
+            dims = dict(re.findall(rf"^#define {pre}_(NB_CHANNELS|IN_HEIGHT|IN_WIDTH) (\d+)\s*$",
+                                   text, re.M))
+            # only the misread dims (the NCHW tensor's read as N, H, W, C)
+            if dims != {"NB_CHANNELS": str(size), "IN_HEIGHT": "3", "IN_WIDTH": str(size)}:
+                continue
+            for key, value in true.items():
+                fixed = re.sub(rf"^#define {pre}_{key} \d+\s*$", f"#define {pre}_{key} {value}",
+                               fixed, flags=re.M)
+        if fixed != text:
+            h.write_text(fixed)
+            changed += 1
+    return copy, changed
 
 
 def qemu(path, size, tmp):
@@ -205,12 +289,22 @@ def qemu(path, size, tmp):
     first = next(iter(outputs.values()))
     packed, strides = R.packed_copy(folder)
     p_out, _, _ = R.build_and_run(packed, x)
+    # the packed copy told the input's true dims, fed NHWC
+    repaired, layers = input_repaired_copy(packed, size)
+    r_out, _, _ = R.build_and_run(repaired, np.ascontiguousarray(x.transpose(0, 2, 3, 1)))
+    other = np.load(tmp / "reference-other-input.npz")["arr_0"].astype(np.int8).tobytes()
     return {"ran": True, "mem_0": mems.get("mem_0"), "elf_arena": arena,
             "output_values": len(first), "distinct_output_values": len(set(first)),
             "vs_reference": R.versus_reference(first, folder / "reference.npz"),
             "strides_packed": strides,
             "packed_vs_reference": R.versus_reference(next(iter(p_out.values())),
-                                                      folder / "reference.npz")}
+                                                      folder / "reference.npz"),
+            "input_layers_repaired": layers,
+            "repaired_vs_reference": R.versus_reference(next(iter(r_out.values())),
+                                                        folder / "reference.npz"),
+            # aidge_backend_cpu on another input against its output on this one: as
+            # many equal values means "equal" above says nothing of the build's input
+            "other_input_vs_reference": R.versus_reference(other, folder / "reference.npz")}
 
 
 def memplan(fixture):
@@ -258,26 +352,33 @@ def check(model, size, tmp, with_qemu):
 
 def render():
     rec = json.loads(RECORD.read_text())
+
+    def cell(v):
+        return f"{v['equal']}/{v['values']} equal, largest difference {v['max_abs_diff']}"
+
     print("| model | input | real Cortex-M export's mem_0 (B) | memplan `--recipes cortexm-int8` (B)"
-          " | memplan says | int8? | built and run in QEMU (M7) |")
-    print("|---|---|---:|---:|---|---|---|")
+          " | memplan says | int8? | built (M7) and run in QEMU: output vs aidge_backend_cpu's"
+          " | the build repaired (input dims; padded strides packed) | aidge_backend_cpu on"
+          " another input |")
+    print("|---|---|---:|---:|---|---|---|---|---|")
     for e in rec["models"]:
         q = e.get("qemu")
+        repaired = other = "—"
         if q is None:
             ran = "no (float32 export)" if not e["quantized"] else "no"
         elif q["ran"]:
-            v, p = q["vs_reference"], q["packed_vs_reference"]
-            ran = (f"yes: {v.get('equal')}/{v.get('values')} output values equal to"
-                   f" aidge_backend_cpu's, largest difference {v.get('max_abs_diff')}")
-            if q["strides_packed"]:
-                ran += (f"; {q['strides_packed']} stride(s) packed: {p.get('equal')}/"
-                        f"{p.get('values')}, {p.get('max_abs_diff')}")
+            ran = f"ran: {cell(q['vs_reference'])}"
+            if "repaired_vs_reference" in q:
+                repaired = (f"{cell(q['repaired_vs_reference'])} ({q['input_layers_repaired']}"
+                            f" input layer, {q['strides_packed']} stride(s))")
+                other = cell(q["other_input_vs_reference"])
         else:
             ran = f"failed: {q['error'][:80]}"
         real = f"{e['mem_0']:,}" if "mem_0" in e else f"refused ({e['export_error'][:60]})"
         print(f"| {e['model']} | {e['size']}×{e['size']} | {real} | {e['memplan']:,} |"
               f" {'estimate' if e['estimate'] else 'exact'} |"
-              f" {'yes' if e['quantized'] else 'no: float32 (quantizer refuses)'} | {ran} |")
+              f" {'yes' if e['quantized'] else 'no: float32 (quantizer refuses)'} | {ran} |"
+              f" {repaired} | {other} |")
     return 0
 
 

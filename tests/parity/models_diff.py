@@ -81,7 +81,7 @@ def resnet18_fused():
     import shutil
 
     import aidge_onnx
-    tmp = pathlib.Path(tempfile.mkdtemp()) / "resnet18.onnx"
+    tmp = pathlib.Path(tempfile.mkdtemp(dir=aidge_cases.SCRATCH.name)) / "resnet18.onnx"
     with gzip.open(BENCH / "models" / "resnet18.onnx.gz") as f, open(tmp, "wb") as g:
         shutil.copyfileobj(f, g)
     graph = aidge_onnx.load_onnx(str(tmp))

@@ -82,10 +82,10 @@ def source(name):
     return (FOLDED if name in TRANSFORMERS else CORPUS) / f"{name}.onnx.gz"
 
 
-def prepared(name, path):
-    """The corpus model with seeded random weights and no trailing Flatten, at `path`;
-    its input dims."""
-    m = onnx.load_from_string(gzip.open(source(name)).read())
+def prepared(name, path, src=None):
+    """The corpus model (or the gzipped ONNX file `src`) with seeded random weights and
+    no trailing Flatten, at `path`; its input dims."""
+    m = onnx.load_from_string(gzip.open(src or source(name)).read())
     rng = np.random.default_rng(0)
     for i, t in enumerate(m.graph.initializer):
         if not (t.raw_data or t.float_data or t.int64_data or t.int32_data

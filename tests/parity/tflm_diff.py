@@ -28,8 +28,9 @@ Then for each model of the corpus (tests/data/tflm/corpus/*.tflite.gz, written b
 make_corpus.py: MobileNet V1/V2 at 96×96, a person-detection CNN, a DS-CNN keyword
 spotter, a transformer block, int8 and float), which has no dump: 2 and 3 as above.
 
-Prints one line per model (the figures of docs/benchmarks.md); exits 1 on any
-difference.
+Prints one line per model; with --markdown also docs/benchmarks.md's table of them
+(table tflm-heads: `python3 scripts/doc_tables.py write docs/benchmarks.md tflm-heads
+--command "…"` reads it from stdin). Exits 1 on any difference.
 """
 
 import json
@@ -49,6 +50,28 @@ DATA = ROOT / "tests" / "data" / "tflm"
 MODELS = ["dag6", "dag10", "dag21", "resnet_tiny", "sine_float"]
 # Models where TFLM's own plan is already at the lower bound.
 AT_BOUND = {"resnet_tiny", "sine_float"}
+#: One row of the --markdown table per model checked.
+ROWS = []
+
+
+def row(name, everything, before, after, report, identical):
+    tensors = sum(1 for b in everything if b["tensor"] is not None)
+    gain = 100.0 * (before["head"] - after["head"]) / before["head"]
+    ROWS.append({"model": name, "tensors": tensors, "scratch": len(everything) - tensors,
+                 "tflm": before["head"], "memplan": after["head"], "bound": report.lower_bound,
+                 "saved": f"{gain:.1f} %" if gain else "0 (at the bound)",
+                 "totals": (before["total"], after["total"]), "identical": identical})
+
+
+def markdown():
+    print("| model | tensors (+ scratch) | TFLM head (B) | memplan head (B) | lower bound (B) |"
+          " saved | arena total, TFLM → memplan (B) | outputs |")
+    print("|---|---:|---:|---:|---:|---:|---|---|")
+    for r in ROWS:
+        print(f"| {r['model']} | {r['tensors']} (+{r['scratch']}) | {r['tflm']:,} |"
+              f" {r['memplan']:,} | {r['bound']:,} | {r['saved']} |"
+              f" {r['totals'][0]:,} → {r['totals'][1]:,} |"
+              f" {'bit-identical' if r['identical'] else 'DIFFERENT'} |")
 
 
 def dump_path(model):
@@ -189,6 +212,7 @@ def check(model):
     bad_out, _ = run(broken(data), xs)
     if all(np.array_equal(a, b) for a, b in zip(ref, bad_out)):
         problems.append("a plan with every tensor at offset 0 gives the same outputs: the check sees nothing")
+    row(model, everything, before, after, report, identical)
     gain = 100.0 * (before["head"] - after["head"]) / before["head"]
     print(
         f"{model}: TFLM head {before['head']} B (total {before['total']}), memplan head "
@@ -223,6 +247,7 @@ def check_corpus(path):
         problems.append(f"head {after['head']} above TFLM's {before['head']}")
     if after["tail"] != before["tail"]:
         problems.append(f"tail {after['tail']} != {before['tail']}")
+    row(name, everything, before, after, report, identical)
     gain = 100.0 * (before["head"] - after["head"]) / before["head"]
     tensors = sum(1 for b in everything if b["tensor"] is not None)
     print(
@@ -245,6 +270,9 @@ def main():
         for p in check_corpus(path):
             print(f"  FAIL {path.name}: {p}", flush=True)
             failed += 1
+    if "--markdown" in sys.argv[1:]:
+        print()
+        markdown()
     return 1 if failed else 0
 
 

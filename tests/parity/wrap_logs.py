@@ -34,7 +34,8 @@ MODELS = ["squeezenet1_1", "mobilenet_v3_small", "googlenet", "densenet121"]
 
 def main(argv):
     models = argv[1:] or MODELS
-    tmp = pathlib.Path(tempfile.mkdtemp())
+    scratch = tempfile.TemporaryDirectory(prefix="memplan-wrap-logs-")  # removed with it
+    tmp = pathlib.Path(scratch.name)
     OUT.mkdir(parents=True, exist_ok=True)
     for name in models:
         full, dims = inflate(gzip.open(CORPUS / f"{name}.onnx.gz").read())

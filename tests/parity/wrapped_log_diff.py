@@ -86,7 +86,8 @@ def memplan(*args):
 def main(argv):
     s = scheduler()
     mm = s.generate_memory_auto_concat(inc_producers=False, wrap_around_buffer=False)
-    tmp = pathlib.Path(tempfile.mkdtemp())
+    scratch = tempfile.TemporaryDirectory(prefix="memplan-wrapped-log-")  # removed with it
+    tmp = pathlib.Path(scratch.name)
     log = tmp / "memory_info.txt"
     aidge_core.mem_info.log_meminfo_text(mm, str(log), s, False)
     text = log.read_text()

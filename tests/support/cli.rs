@@ -5,15 +5,15 @@ fn memplan() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("memplan").unwrap()
 }
 
-/// A file in a directory of this test binary and process, so runs never share one.
-fn out_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "memplan-{}-{}",
-        env!("CARGO_CRATE_NAME"),
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A fresh directory for one test's files, removed when the test drops it, so runs
+/// never share one and leave nothing behind. Keep it alive until the command under
+/// test has run (`let dir = scratch();`): a directory dropped before makes a "was not
+/// written" assertion pass for the wrong reason.
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(concat!("memplan-", env!("CARGO_CRATE_NAME"), "-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The peak `memplan stats --json` reports for a file.
