@@ -961,7 +961,7 @@ impl<'g> Builder<'g> {
                 Some(Def::Input(i)) if identity[i] => Some(1),
                 _ => None,
             };
-            let data = op.inputs.iter().any(|c| *c == Category::Data);
+            let data = op.inputs.contains(&Category::Data);
             wave[n] = if data {
                 row.iter()
                     .zip(&op.inputs)
