@@ -39,6 +39,48 @@ pub struct Schedule {
     /// Aidge's export plans int8 graphs with 16); every driver plans with at least it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alignment: Option<u64>,
+    /// Where Aidge 0.10.1 itself fails on the model this schedule was read from (the
+    /// first stage that fails, at its first node), when the reader knows it: the plan
+    /// is then memplan's sizing, never Aidge's ([`Schedule::sized_by_model_note`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aidge_fails: Option<AidgeFails>,
+}
+
+/// The stage of Aidge 0.10.1's own flow (`aidge_onnx.load_onnx`, `forward_dims`,
+/// `SequentialScheduler.generate_scheduling`) that fails on a model, in that order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AidgeStage {
+    /// aidge_onnx's import (an operator imported as a GenericOperator).
+    Import,
+    /// aidge_core's `forward_dims`.
+    ForwardDims,
+    /// The scheduler's kernel lookup in aidge_backend_cpu's registrar.
+    SchedulerKernel,
+}
+
+impl AidgeStage {
+    /// How the notes name the stage.
+    pub fn words(self) -> &'static str {
+        match self {
+            AidgeStage::Import => "aidge_onnx's import",
+            AidgeStage::ForwardDims => "its forward_dims",
+            AidgeStage::SchedulerKernel => "its scheduler's kernel lookup",
+        }
+    }
+}
+
+/// Which node of a model Aidge 0.10.1 fails on, at which stage, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AidgeFails {
+    pub stage: AidgeStage,
+    /// The node's name in the schedule.
+    pub node: String,
+    /// The node's type in the schedule.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// What fails, in Aidge's terms.
+    pub why: String,
 }
 
 /// One node of the schedule.
@@ -165,14 +207,24 @@ impl Schedule {
         self.nodes.iter().filter(|n| n.sized_by_model).collect()
     }
 
-    /// What the user must know when the schedule has nodes sized from the model: a
-    /// warning naming them (the first [`NAMED_SIZED`], then a count), or `None`.
-    /// Said by every reader of the schedule (ONNX model, memplan JSON), so the CLI and
-    /// the page say the same.
+    /// What the user must know when Aidge 0.10.1 cannot run the model or the schedule
+    /// has nodes sized from the model: first where Aidge fails (stage, node, why) when
+    /// known, then the nodes sized from the model (the first [`NAMED_SIZED`], then a
+    /// count), then [`AIDGE_CANNOT`]; `None` when neither. Said by every reader of the
+    /// schedule (ONNX model, memplan JSON), so the CLI and the page say the same.
     pub fn sized_by_model_note(&self) -> Option<String> {
         let sized = self.sized_by_model();
+        let fails = self.aidge_fails.as_ref().map(|f| {
+            format!(
+                "Aidge 0.10.1 cannot run this model: {} fails at node '{}' ({}): {}.",
+                f.stage.words(),
+                f.node,
+                f.kind,
+                f.why
+            )
+        });
         if sized.is_empty() {
-            return None;
+            return fails.map(|f| format!("{f} {AIDGE_CANNOT}"));
         }
         let mut names: Vec<String> = sized
             .iter()
@@ -183,8 +235,9 @@ impl Schedule {
             names.push(format!("and {} more", sized.len() - NAMED_SIZED));
         }
         Some(format!(
-            "{} node(s) sized from the model, not from Aidge's kernels (Aidge 0.10.1 cannot \
+            "{}{} node(s) sized from the model, not from Aidge's kernels (Aidge 0.10.1 cannot \
              size them): {}. {AIDGE_CANNOT}",
+            fails.map(|f| f + " ").unwrap_or_default(),
             sized.len(),
             names.join(", ")
         ))
@@ -360,6 +413,7 @@ mod tests {
                 },
             ],
             alignment: None,
+            aidge_fails: None,
         }
     }
 

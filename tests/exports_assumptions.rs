@@ -2,7 +2,7 @@
 //! outputs around their buffer; every export of such a plan says so, and the exports
 //! whose forward pass runs Aidge's scheduler's order (aidge-export-cpp's layer macros,
 //! aidge_core's mem_info records) refuse a plan that needs another order. `memplan
-//! plan -o x.meminfo.h` keeps the order by itself. ShuffleNet-v2 x0.5 is the case
+//! plan -o x.meminfo.h` keeps the order by itself. ShuffleNet-v2 x1.0 is the case
 //! where best's other order wins (tests/strategies_orders.rs); a node budget decides.
 
 use memplan::check::check;
@@ -13,8 +13,8 @@ include!("support/planning.rs");
 include!("support/cli.rs");
 
 fn shufflenet() -> Session {
-    let bytes = gunzip("onnx/corpus/shufflenet_v2_x0_5.onnx.gz");
-    Session::open("shufflenet_v2_x0_5.onnx", &bytes).unwrap()
+    let bytes = gunzip("onnx/corpus/shufflenet_v2_x1_0.onnx.gz");
+    Session::open("shufflenet_v2_x1_0.onnx", &bytes).unwrap()
 }
 
 fn best(keep_order: bool) -> Request {
@@ -75,7 +75,7 @@ fn keeping_the_order_gives_a_plan_aidges_exports_take() {
 fn the_cli_keeps_the_order_for_aidges_exports_and_refuses_a_reordered_file() {
     let dir = scratch();
     let model = dir.path().join("shufflenet_v2_x0_5.onnx");
-    std::fs::write(&model, gunzip("onnx/corpus/shufflenet_v2_x0_5.onnx.gz")).unwrap();
+    std::fs::write(&model, gunzip("onnx/corpus/shufflenet_v2_x1_0.onnx.gz")).unwrap();
     let macros = dir.path().join("shufflenet.meminfo.h");
     let out = memplan()
         .args(["plan", "--strategy", "best", "--budget", "500"])

@@ -462,3 +462,148 @@ fn models_aidge_cannot_run_are_labelled_so() {
     let doc = formats::load("token_batchnorm.onnx", &family("token_batchnorm")).unwrap();
     assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
 }
+
+/// A gzipped model of tests/data/onnx (`families/…`, `corpus/…`), gunzipped.
+fn gunzipped(path: &str) -> Vec<u8> {
+    use std::io::Read;
+    let raw = std::fs::read(data(&format!("{path}.onnx.gz"))).unwrap();
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut bytes)
+        .unwrap();
+    bytes
+}
+
+/// Where Aidge 0.10.1 fails on a model, found by the rule it fails by (each probed on
+/// the wheel; tests/parity/onnx_diff.py checks on every corpus and families model that
+/// the CLI labels exactly the models Aidge cannot run, at no later stage than Aidge's):
+/// - forward_dims reads a value input (Reshape's shape, Slice's bounds) that only a
+///   Producer, Shape, Size or Range has written by then; any other operator's output
+///   holds zeros: LeViT's Reshape to a Concat of a Gather of a Shape reads [0, 0, 0]
+///   ("Reshape: output size (128) does not match input size (512)"), ShuffleNet-v2's
+///   channel split slices up to Shape → Gather → Add → Div → Mul, read as 0 (an empty
+///   Slice, then forward_dims returns false);
+/// - the scheduler looks each kernel up by its inputs' and outputs' data types
+///   (formats/onnx/kernels.rs, the wheel's registrar): T5's Add of a Cast to int64 and
+///   a float32 Producer, DeBERTa-v2's Where whose condition, a bool initializer, became
+///   float32 ("missing or invalid registrar key").
+///
+/// The CLI's first line and the page's notice say the stage and the node first, then
+/// label the plan memplan's sizing.
+#[test]
+fn where_aidge_fails_is_said_first_stage_and_node() {
+    use memplan::schedule::AidgeStage::{ForwardDims, Import, SchedulerKernel};
+    let label = "memplan's sizing (Aidge cannot run this model)";
+    for (path, stage, node, kind) in [
+        (
+            "families/levit",
+            ForwardDims,
+            "m_patch_embeddings_Reshape",
+            "Reshape",
+        ),
+        (
+            "families/segformer",
+            ForwardDims,
+            "m_stages_0_patch_embeddings_Reshape",
+            "Reshape",
+        ),
+        (
+            "corpus/shufflenet_v2_x1_0",
+            ForwardDims,
+            "stage2_stage2_1_Slice",
+            "Slice",
+        ),
+        (
+            "families/t5_encoder",
+            SchedulerKernel,
+            "m_encoder_block_0_layer_0_SelfAttention_Add",
+            "Add",
+        ),
+        (
+            "families/deberta_v2",
+            SchedulerKernel,
+            "m_encoder_layer_0_attention_self_Where",
+            "Where",
+        ),
+        (
+            "families/bart_encoder",
+            ForwardDims,
+            "m_embed_positions_Expand",
+            "Expand",
+        ),
+        ("families/opt", Import, "m_decoder_CumSum", "CumSum"),
+    ] {
+        let bytes = gunzipped(path);
+        let doc = formats::load("m.onnx", &bytes).unwrap();
+        let fails = doc.schedule.as_ref().unwrap().aidge_fails.clone();
+        let fails = fails.unwrap_or_else(|| panic!("{path}: Aidge's failure not found"));
+        assert_eq!(
+            (fails.stage, fails.node.as_str(), fails.kind.as_str()),
+            (stage, node, kind),
+            "{path}: {}",
+            fails.why
+        );
+        let first = &doc.warnings[0];
+        let said = format!(
+            "Aidge 0.10.1 cannot run this model: {} fails at node '{node}' ({kind})",
+            stage.words()
+        );
+        assert!(first.starts_with(&said), "{path}: {first}");
+        assert!(first.contains(label), "{path}: {first}");
+        // Kept through memplan JSON (what the page opens after its ONNX worker).
+        let json = formats::memplan_json::write(&doc);
+        let again = formats::load("m.memplan.json", json.as_bytes()).unwrap();
+        assert_eq!(again.warnings[0], *first, "{path}");
+    }
+    // Where the cause is values Aidge reads as zeros, the node says which it reads.
+    let doc = formats::load("levit.onnx", &gunzipped("families/levit")).unwrap();
+    let why = doc.schedule.unwrap().aidge_fails.unwrap().why;
+    assert!(
+        why.contains("(Concat)") && why.contains("[0, 0, 0]"),
+        "{why}"
+    );
+    // Models Aidge runs, the same kinds of nodes among them: no failure, no label.
+    for path in [
+        "families/whisper_tiny",
+        "families/poolformer",
+        "corpus/mnasnet1_0",
+    ] {
+        let doc = formats::load("m.onnx", &gunzipped(path)).unwrap();
+        assert_eq!(doc.schedule.unwrap().aidge_fails, None, "{path}");
+        assert!(doc.warnings.is_empty(), "{path}: {:?}", doc.warnings);
+    }
+}
+
+/// Aidge's scheduler takes a node among its consumers when a parent ran: a Shape (it
+/// reads only dims, no data input in the schedule) runs in the pass after its input's
+/// node, as aidge_core 0.10.1's SequentialScheduler orders PoolFormer (probed on the
+/// wheel: each block's Shape right after the Conv or Add it reads), never all at the
+/// start of the schedule.
+#[test]
+fn shape_nodes_run_after_the_node_they_read() {
+    let doc = formats::load("poolformer.onnx", &family("poolformer")).unwrap();
+    let s = doc.schedule.unwrap();
+    let at = |name: &str| s.nodes.iter().position(|n| n.name == name).unwrap();
+    for (shape, reads) in [
+        (
+            "m_encoder_block_0_0_before_norm_Shape_output_0",
+            "m_encoder_patch_embeddings_0_projection_Conv",
+        ),
+        (
+            "m_encoder_block_0_0_after_norm_Shape_output_0",
+            "m_encoder_block_0_0_Add",
+        ),
+        (
+            "m_encoder_block_1_0_before_norm_Shape_output_0",
+            "m_encoder_patch_embeddings_1_projection_Conv",
+        ),
+    ] {
+        assert!(at(shape) > at(reads), "{shape} runs before {reads}");
+    }
+    let first = s.nodes.iter().position(|n| !n.producer).unwrap();
+    assert_eq!(
+        s.nodes[first + 1].kind,
+        "Reshape",
+        "one Shape at most beside it"
+    );
+}

@@ -1,11 +1,13 @@
 //! `best` on a schedule tries the orders of its parallel branches the graph allows
 //! (`planning::orders`): the lower bound of a plan does not depend on which branch
-//! runs first, wrap-around reuse does. ShuffleNet-v2 (the ONNX corpus' weight-free
-//! torchvision exports, read as `memplan plan MODEL.onnx --from schedule` reads
-//! them) in its own order ends above the per-plane bound of Aidge's wrap-around +
-//! `OptimizeMaxLifetimeMaxSizeFirst` plan of that order; with its branches run depth
-//! first it ends below that bound, at the per-plane bound of its own plan, and the
-//! schedule that comes back runs the nodes in the plan's order. Deterministic: a node
+//! runs first, wrap-around reuse does. ShuffleNet-v2 x1.0 (the ONNX corpus' weight-free
+//! torchvision export, read as `memplan plan MODEL.onnx --from schedule` reads it) with
+//! its branches run depth first ends at the per-plane bound of its own plan, not above
+//! that of Aidge's wrap-around + `OptimizeMaxLifetimeMaxSizeFirst` plan of its own
+//! order, and the schedule that comes back runs the nodes in the plan's order. (Before
+//! memplan ran each Shape after the node it reads, as Aidge's scheduler does, instead of
+//! all at the start, the given order ended above that bound and best below it: the
+//! gain came from memplan's order, not Aidge's; x0.5 now has nothing to reorder.) Deterministic: a node
 //! budget decides, not the clock.
 
 use memplan::check::check;
@@ -22,7 +24,8 @@ fn model(name: &str) -> Vec<u8> {
 
 #[test]
 fn shufflenet_branches_run_depth_first_reach_the_per_plane_bound() {
-    for name in ["shufflenet_v2_x0_5", "shufflenet_v2_x1_0"] {
+    {
+        let name = "shufflenet_v2_x1_0";
         let mut session = Session::open(&format!("{name}.onnx"), &model(name)).unwrap();
         let given = session.document().schedule.clone().unwrap();
         // Aidge's wrap-around + optimize plan of the schedule in its own order, and
@@ -42,8 +45,8 @@ fn shufflenet_branches_run_depth_first_reach_the_per_plane_bound() {
         let s = stats(&plan);
         assert_eq!(report.peak, s.peak.to_string());
         assert!(
-            s.peak < aidge.lower_bound,
-            "{name}: best {} not below the per-plane bound {} of the given order's \
+            s.peak <= aidge.lower_bound,
+            "{name}: best {} above the per-plane bound {} of the given order's \
              wrap-around plan",
             s.peak,
             aidge.lower_bound

@@ -108,6 +108,7 @@ fn reordered(schedule: &Schedule, order: &[usize]) -> Schedule {
     Schedule {
         nodes,
         alignment: schedule.alignment,
+        aidge_fails: schedule.aidge_fails.clone(),
     }
 }
 
@@ -148,7 +149,7 @@ mod tests {
                 node("c", &[1], &[(4, 0)]),
                 node("e", &[3, 2], &[]),
             ],
-            alignment: None,
+            ..Schedule::default()
         }
     }
 

@@ -62,6 +62,8 @@ pub(super) struct GNode {
 #[derive(Debug, Clone)]
 pub(super) struct Graph {
     pub nodes: Vec<GNode>,
+    /// Where Aidge fails on the model (kept: the rewritten schedule still says it).
+    pub aidge_fails: Option<crate::schedule::AidgeFails>,
 }
 
 impl Graph {
@@ -99,7 +101,10 @@ impl Graph {
                 alive: true,
             })
             .collect();
-        Graph { nodes }
+        Graph {
+            nodes,
+            aidge_fails: schedule.aidge_fails.clone(),
+        }
     }
 
     /// The data readers of output `o` of node `n`: (node, input index), in node order.
@@ -244,6 +249,7 @@ impl Graph {
         Schedule {
             nodes,
             alignment: None,
+            aidge_fails: self.aidge_fails.clone(),
         }
     }
 }

@@ -205,7 +205,9 @@ test('nodes Aidge cannot size are marked in the notice and in their planes\' det
   await h.waitForFiles(p, n + 1);
   await p.waitForFunction(() => /regnet_x_400mf/.test(document.getElementById('notice').textContent));
   notice = await p.textContent('#notice');
-  assert.ok(notice.includes(`regnet_x_400mf.onnx: ${sized.length} node(s) sized ${FROM_MODEL}`), notice);
+  // Aidge's import fails there first (a grouped Conv as a GenericOperator): said before.
+  assert.ok(notice.includes("regnet_x_400mf.onnx: Aidge 0.10.1 cannot run this model: aidge_onnx's import fails at node"), notice);
+  assert.ok(notice.includes(`${sized.length} node(s) sized ${FROM_MODEL}`), notice);
   assert.ok(notice.includes(`'${sized[0].name}' (${sized[0].type})`), notice);
   assert.ok(notice.includes(`and ${sized.length - 8} more`), notice);
   // A plane of such a node says it in its details; a plane of another node does not.
@@ -244,6 +246,11 @@ test('a model Aidge cannot run is said so first, its plan labelled memplan\'s si
   const notice = await p.textContent('#notice');
   assert.ok(notice.includes(AIDGE_CANNOT), notice);
   assert.ok(notice.includes(`'${sized[0].name}' (${sized[0].type})`), notice);
+  // Which stage of Aidge fails, at which node, is said first (as the CLI's memplan JSON has it).
+  const json = JSON.parse(fs.readFileSync(path.join(h.results, 'bart_encoder.memplan.json'), 'utf8'));
+  const fails = json.schedule.aidge_fails;
+  assert.equal(fails.stage, 'forward_dims');
+  assert.ok(notice.includes(`bart_encoder.onnx: Aidge 0.10.1 cannot run this model: its forward_dims fails at node '${fails.node}' (${fails.type})`), notice);
   // A model Aidge runs says nothing of the kind.
   await dropServed(p, 'squeezenet1_1');
   await h.waitForFiles(p, n + 2);

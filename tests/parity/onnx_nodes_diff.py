@@ -103,7 +103,7 @@ def one(c, tmp):
     path.write_bytes(data)
     if dims is not None:
         try:
-            d = onnx_diff.check_bytes(c.name, data, dims, [], tmp)
+            d = onnx_diff.check_bytes(c.name, data, dims, [], tmp, strict=False)
         except onnx_diff.AidgeFails as e:
             s = str(e)
             if "memplan opens" not in s:

@@ -63,6 +63,9 @@ pub struct AidgeOp {
     /// Constant inputs whose tensor the node's `set_dataformat` tags with the node's own
     /// data format (Resize's scales, which it permutes along with the data's axes).
     pub formatted_inputs: Vec<usize>,
+    /// True for a node aidge_onnx 0.10.1 imports as a GenericOperator (its converter
+    /// has no Aidge operator for it): Aidge's import is where it fails.
+    pub imported_generic: bool,
 }
 
 /// Why a node cannot be converted: the caller adds the node's name and type.
@@ -91,5 +94,6 @@ pub(super) fn op(
         sized_by_model: false,
         resized_inputs: Vec::new(),
         formatted_inputs: Vec::new(),
+        imported_generic: false,
     }
 }

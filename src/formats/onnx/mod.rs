@@ -16,11 +16,12 @@
 
 mod aidge_op;
 mod graph;
+mod kernels;
 mod ops;
 mod proto;
 mod window;
 
-use crate::schedule::{Consumer, Input, Node, Output, Port, Schedule};
+use crate::schedule::{AidgeFails, AidgeStage, Consumer, Input, Node, Output, Port, Schedule};
 use crate::{Error, Result};
 use graph::{Attrs, Def, Value};
 use ops::{Category, Protect};
@@ -129,6 +130,8 @@ struct Builder<'g> {
     /// Per ONNX node: its Aidge op (None for Constant) and its output values.
     ops: Vec<Option<ops::AidgeOp>>,
     outs: Vec<Vec<Value>>,
+    /// Where Aidge 0.10.1 fails on the model: stage, ONNX node index, why.
+    fails: Vec<(AidgeStage, usize, String)>,
 }
 
 fn external(t: &proto::TensorProto) -> bool {
@@ -280,6 +283,7 @@ impl<'g> Builder<'g> {
             inits,
             ops: Vec::new(),
             outs: Vec::new(),
+            fails: Vec::new(),
         };
         b.infer(rules)?;
         Ok(b)
@@ -312,6 +316,7 @@ impl<'g> Builder<'g> {
             sized_by_model: true,
             resized_inputs: Vec::new(),
             formatted_inputs: Vec::new(),
+            imported_generic: false,
         })
     }
 
@@ -352,6 +357,193 @@ impl<'g> Builder<'g> {
         }
     }
 
+    /// The rules by which Aidge 0.10.1 fails on ONNX node `n` (converted as `op`) that
+    /// the node alone shows, added to `fails`; a node whose forward_dims fails is sized
+    /// by ONNX's rules, marked. `onnx_rules`: a standard node read with ONNX's rules.
+    fn failures(
+        &self,
+        n: usize,
+        onnx_rules: bool,
+        op: &mut ops::AidgeOp,
+        fails: &mut Vec<(AidgeStage, String)>,
+    ) {
+        let node = &self.graph.node[n];
+        let op_type = node.op_type.as_deref().unwrap_or("");
+        let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
+        // Aidge 0.10.1's Expand and Resize forwardDims require an int64 shape (Expand's
+        // input 1, Resize's Sizes, input 3), and set_datatype(float32) leaves int64
+        // only the outputs of Shape-like nodes: a shape from an initializer, a Constant
+        // or arithmetic (as transformers' and torchvision's exports compute it) makes
+        // Aidge's forward_dims fail ("shape input (#1) Data type must be int64",
+        // "Input#3 (Sizes) data type Resize must be UInt64 or Int64"; probed on the
+        // wheel). memplan sizes those nodes by ONNX's rule, marked.
+        let shape_input = match op_type {
+            "Expand" => Some(1),
+            "Resize" => Some(3),
+            _ => None,
+        };
+        if let Some(i) = shape_input.filter(|_| standard) {
+            if self.uses[n].get(i).copied().flatten().is_some() && !self.int64_in_aidge(n, i) {
+                op.sized_by_model = true;
+                fails.push((
+                    AidgeStage::ForwardDims,
+                    format!("its input #{i} is not int64 (set_datatype(float32) made it float32)"),
+                ));
+            }
+        }
+        if op.imported_generic {
+            fails.push((
+                AidgeStage::Import,
+                "aidge_onnx imports it as a GenericOperator, which Aidge cannot size".into(),
+            ));
+        } else if op.sized_by_model && onnx_rules && op_type == "Slice" {
+            fails.push((
+                AidgeStage::ForwardDims,
+                "Aidge's Slice rule (its bounds capped to the axis; a negative step \
+                 with End not below Start) cannot size it"
+                    .into(),
+            ));
+        }
+        fails.extend(
+            self.kernel_missing(n, op)
+                .map(|w| (AidgeStage::SchedulerKernel, w)),
+        );
+        if fails.iter().any(|f| f.0 == AidgeStage::ForwardDims) {
+            op.sized_by_model = true;
+        }
+    }
+
+    /// Where Aidge's forward_dims sizes node `n` otherwise than ONNX's rules (`op`): it
+    /// reads a value input (Reshape's shape, Slice's bounds, ...) as the tensor holds it
+    /// then, and only Producers and Shape, Size and Range nodes (whose forward_dims
+    /// computes them; a Range of unwritten values is itself found here) have written
+    /// theirs by then; the output of any other operator still holds zeros (probed on
+    /// the wheel: Gather, Slice,
+    /// Concat, Cast, Unsqueeze, Add, Mul, Div, Reshape, Transpose of a Shape all read as
+    /// zeros). The node is sized again by Aidge's rules with those inputs zero; an error
+    /// or other dims is what Aidge's forward_dims meets there.
+    fn unwritten(&self, n: usize, ins: &[Option<&Value>], op: &ops::AidgeOp) -> Option<String> {
+        let g = self.graph;
+        let mut zeros: Vec<Option<Value>> = vec![None; ins.len()];
+        let mut from = None;
+        for (i, (d, cat)) in self.uses[n].iter().zip(&op.inputs).enumerate() {
+            let Some(Def::Node(m, _)) = *d else { continue };
+            let written = self.ops[m].is_none()
+                || matches!(
+                    g.node[m].op_type.as_deref(),
+                    Some("Shape" | "Size" | "Range")
+                );
+            let Some(v) = ins.get(i).copied().flatten() else {
+                continue;
+            };
+            let Some(vals) = v.values.as_ref().filter(|v| v.iter().any(|&x| x != 0)) else {
+                continue;
+            };
+            if *cat == Category::Param && !written {
+                zeros[i] = Some(Value {
+                    values: Some(vec![0; vals.len()]),
+                    folded: false,
+                    ..v.clone()
+                });
+                from.get_or_insert(m);
+            }
+        }
+        let m = from?;
+        let node = &g.node[n];
+        let ins: Vec<Option<&Value>> = ins
+            .iter()
+            .zip(&zeros)
+            .map(|(v, z)| z.as_ref().or(*v))
+            .collect();
+        let source = &g.node[m];
+        let read = format!(
+            "it reads values of node '{}' ({}), which no kernel has computed when forward_dims \
+             reads them (Aidge reads zeros)",
+            source.name.as_deref().unwrap_or(""),
+            source.op_type.as_deref().unwrap_or("")
+        );
+        let aidge = ops::convert(
+            node.op_type.as_deref().unwrap_or(""),
+            &Attrs(&node.attribute),
+            &ins,
+            node.output.len(),
+            ops::Rules::Aidge,
+        );
+        match aidge {
+            Err(e) => Some(format!("{read}; then {e}")),
+            Ok(a)
+                if a.outputs
+                    .iter()
+                    .map(|o| &o.0)
+                    .ne(op.outputs.iter().map(|o| &o.0)) =>
+            {
+                Some(format!(
+                    "{read}; then it sizes its output {:?}, where ONNX's rules give {:?}",
+                    a.outputs.first().map(|o| &o.0).unwrap_or(&Vec::new()),
+                    op.outputs.first().map(|o| &o.0).unwrap_or(&Vec::new())
+                ))
+            }
+            Ok(_) => None,
+        }
+    }
+
+    /// Where Aidge's scheduler finds no kernel for node `n`: aidge_backend_cpu looks a
+    /// kernel up by the data types of all the node's inputs and outputs
+    /// ([`kernels::KERNELS`], the wheel's registrar) as set_datatype(float32) leaves
+    /// them: float32 but for the outputs of Shape-like nodes (int64, 8 bytes) and of
+    /// comparisons (boolean, 1 byte).
+    fn kernel_missing(&self, n: usize, op: &ops::AidgeOp) -> Option<String> {
+        let (_, keys) = kernels::KERNELS.iter().find(|(k, _)| *k == op.kind)?;
+        let dtype = |bytes: u64| match bytes {
+            8 => "int64",
+            2 => "float16",
+            1 => "boolean",
+            _ => "float32",
+        };
+        let ins: Vec<Option<&str>> = self.uses[n]
+            .iter()
+            .zip(&op.inputs)
+            .map(|(d, _)| {
+                d.map(|d| match d {
+                    Def::Node(m, o) => self.ops[m]
+                        .as_ref()
+                        .and_then(|p| p.outputs.get(o))
+                        .map_or("float32", |x| dtype(x.1)),
+                    _ => "float32",
+                })
+            })
+            .collect();
+        let outs: Vec<Option<&str>> = op.outputs.iter().map(|x| Some(dtype(x.1))).collect();
+        // A key gives a type per input (output), its last one for the rest.
+        let fits = |want: &[&str], got: &[Option<&str>]| {
+            got.iter().enumerate().all(|(i, g)| {
+                let w = want.get(i).or(want.last()).copied().unwrap_or("any");
+                g.map_or(true, |g| w == "any" || w == g)
+            })
+        };
+        let found = keys.iter().any(|k| {
+            let (i, o) = k.split_once(" -> ").unwrap_or((k, ""));
+            let i: Vec<&str> = i.split(' ').collect();
+            let o: Vec<&str> = o.split(' ').collect();
+            fits(&i, &ins) && fits(&o, &outs)
+        });
+        let list = |v: &[Option<&str>]| {
+            v.iter()
+                .map(|t| t.unwrap_or("none"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        (!found).then(|| {
+            format!(
+                "aidge_backend_cpu registers no {} kernel for inputs [{}] and outputs [{}] \
+                 (\"missing or invalid registrar key\")",
+                op.kind,
+                list(&ins),
+                list(&outs)
+            )
+        })
+    }
+
     /// Converts every node in file order (a valid ONNX graph is topologically sorted).
     fn infer(&mut self, rules: ops::Rules) -> Result<()> {
         for (n, node) in self.graph.node.iter().enumerate() {
@@ -387,9 +579,26 @@ impl<'g> Builder<'g> {
                     node.domain.as_deref().unwrap_or("")
                 ))
             };
+            let mut fails = Vec::new();
             let mut op = match converted {
-                Ok(op) => op,
-                Err(why) => self.generic(node, &ins).ok_or_else(|| fail(why))?,
+                Ok(op) => {
+                    fails.extend(
+                        self.unwritten(n, &ins, &op)
+                            .map(|w| (AidgeStage::ForwardDims, w)),
+                    );
+                    op
+                }
+                Err(why) => {
+                    let op = self.generic(node, &ins).ok_or_else(|| fail(why))?;
+                    if !standard || ops::SAME_SHAPE_GENERIC.contains(&op_type) {
+                        fails.push((
+                            AidgeStage::Import,
+                            "aidge_onnx imports it as a GenericOperator, which Aidge cannot size"
+                                .to_string(),
+                        ));
+                    }
+                    op
+                }
             };
             if matches!(op_type, "Cast" | "ArgMax") && !op.sized_by_model {
                 // Their output keeps the type aidge_onnx gives a graph output (the ONNX
@@ -409,23 +618,12 @@ impl<'g> Builder<'g> {
             {
                 op.sized_by_model = true;
             }
-            // Aidge 0.10.1's Expand and Resize forwardDims require an int64 shape (Expand's
-            // input 1, Resize's Sizes, input 3), and set_datatype(float32) leaves int64
-            // only the outputs of Shape-like nodes: a shape from an initializer, a Constant
-            // or arithmetic (as transformers' and torchvision's exports compute it) makes
-            // Aidge's forward_dims fail ("shape input (#1) Data type must be int64",
-            // "Input#3 (Sizes) data type Resize must be UInt64 or Int64"; probed on the
-            // wheel). memplan sizes those nodes by ONNX's rule, marked.
-            let shape_input = match op_type {
-                "Expand" => Some(1),
-                "Resize" => Some(3),
-                _ => None,
-            };
-            if let Some(i) = shape_input.filter(|_| standard) {
-                if ins.get(i).copied().flatten().is_some() && !self.int64_in_aidge(n, i) {
-                    op.sized_by_model = true;
-                }
-            }
+            self.failures(
+                n,
+                standard && rules == ops::Rules::Onnx,
+                &mut op,
+                &mut fails,
+            );
             for (i, dims) in &op.resized_inputs {
                 if let Some(Some(Def::Init(k))) = self.uses[n].get(*i) {
                     self.inits[*k].dims.clone_from(dims);
@@ -458,6 +656,8 @@ impl<'g> Builder<'g> {
                 .collect();
             self.ops.push(Some(op));
             self.outs.push(outs);
+            self.fails
+                .extend(fails.into_iter().map(|(stage, why)| (stage, n, why)));
         }
         // An ONNX output that Aidge's node lacks must not be read.
         for (n, row) in self.uses.iter().enumerate() {
@@ -652,11 +852,26 @@ impl<'g> Builder<'g> {
             }
         }
         let schedule = Schedule {
+            aidge_fails: self.first_failure(&nodes, &op_node),
             nodes,
             alignment: None,
         };
         schedule.validate()?;
         Ok(schedule)
+    }
+
+    /// Where Aidge fails first: the earliest stage, at its first node in file order
+    /// (`op_node`: each ONNX node's index in `nodes`).
+    fn first_failure(&self, nodes: &[Node], op_node: &[usize]) -> Option<AidgeFails> {
+        self.fails
+            .iter()
+            .min_by_key(|(stage, n, _)| (*stage, *n))
+            .map(|(stage, n, why)| AidgeFails {
+                stage: *stage,
+                node: nodes[op_node[*n]].name.clone(),
+                kind: nodes[op_node[*n]].kind.clone(),
+                why: why.clone(),
+            })
     }
 
     fn graph_outputs(&self) -> Vec<Option<Def>> {
@@ -733,24 +948,33 @@ impl<'g> Builder<'g> {
     /// Aidge's SequentialScheduler runs, in each pass, every consumer whose data
     /// inputs have all been produced: a node runs in the pass after its latest operator
     /// parent on a data input (Producers and graph inputs are there from the start;
-    /// attribute inputs such as a Reshape's shape were computed by forward_dims). Inside
-    /// a pass, file order.
+    /// attribute inputs such as a Reshape's shape were computed by forward_dims); a node
+    /// with no data input, in the pass after its first operator parent. Inside a pass,
+    /// file order.
     fn wave_order(&self, identity: &[bool]) -> Vec<usize> {
         let mut wave = vec![0usize; self.graph.node.len()];
         let mut order = Vec::new();
         for (n, row) in self.uses.iter().enumerate() {
             let Some(op) = &self.ops[n] else { continue };
-            wave[n] = row
-                .iter()
-                .zip(&op.inputs)
-                .filter(|(_, c)| **c == Category::Data)
-                .filter_map(|(d, _)| match *d {
-                    Some(Def::Node(m, _)) if self.ops[m].is_some() => Some(wave[m] + 1),
-                    Some(Def::Input(i)) if identity[i] => Some(1),
-                    _ => None,
-                })
-                .max()
-                .unwrap_or(0);
+            let after = |d: &Option<Def>| match *d {
+                Some(Def::Node(m, _)) if self.ops[m].is_some() => Some(wave[m] + 1),
+                Some(Def::Input(i)) if identity[i] => Some(1),
+                _ => None,
+            };
+            let data = op.inputs.contains(&Category::Data);
+            wave[n] = if data {
+                row.iter()
+                    .zip(&op.inputs)
+                    .filter(|(_, c)| **c == Category::Data)
+                    .filter_map(|(d, _)| after(d))
+                    .max()
+                    .unwrap_or(0)
+            } else {
+                // A node without a data input (Shape, Size: they read only dims) enters
+                // the scheduler's consumers when a parent ran, and runs in the next pass
+                // (probed: each of PoolFormer's Shapes runs right after its input's node).
+                row.iter().filter_map(after).min().unwrap_or(0)
+            };
             order.push(n);
         }
         order.sort_by_key(|&n| wave[n]);

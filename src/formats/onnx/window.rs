@@ -167,6 +167,7 @@ fn spatial(x: &Value) -> std::result::Result<&[u64], String> {
 fn generic(op_type: &str, inputs: usize, dims: Vec<u64>) -> AidgeOp {
     AidgeOp {
         sized_by_model: true,
+        imported_generic: true,
         ..op(
             op_type,
             vec![Category::Data; inputs],

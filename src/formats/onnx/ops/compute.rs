@@ -130,6 +130,7 @@ fn einsum_node(n: &Node) -> OpResult {
     let dims = einsum(&eq, &vals)?;
     Ok(AidgeOp {
         sized_by_model: true,
+        imported_generic: true,
         ..op(
             "Einsum",
             vec![Category::Data; vals.len()],

@@ -39,6 +39,7 @@ fn cast(n: &Node) -> OpResult {
     if !matches!(to, 1..=7 | 9..=13 | 16 | 21 | 22) {
         return Ok(AidgeOp {
             sized_by_model: true,
+            imported_generic: true,
             ..op(
                 "Cast",
                 vec![Category::Data],
@@ -176,6 +177,7 @@ fn bit_shift(n: &Node) -> OpResult {
     let (a, b) = two(inputs)?;
     Ok(AidgeOp {
         sized_by_model: true,
+        imported_generic: true,
         ..op(
             "BitShift",
             vec![Category::Data; 2],
