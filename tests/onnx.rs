@@ -306,6 +306,20 @@ fn docs_list_the_operators_of_the_code() {
         .collect::<Vec<_>>()
         .join(", ");
     assert_eq!(block, want, "paste this between the markers:\n{want}");
+    let block = docs
+        .split_once("<!-- onnx-contrib: generated from formats::onnx::CONTRIB -->")
+        .and_then(|(_, rest)| rest.split_once("<!-- /onnx-contrib -->"))
+        .map(|(b, _)| b.trim().to_string())
+        .expect("docs/formats.md lacks the onnx-contrib markers");
+    let want = formats::onnx::CONTRIB
+        .iter()
+        .map(|(domain, op)| match *domain {
+            "" => format!("`{op}` (ONNX domain, as onnxruntime registers it)"),
+            d => format!("`{d}` `{op}`"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert_eq!(block, want, "paste this between the markers:\n{want}");
 }
 
 /// Two import rules of aidge_onnx 0.10.1 that ONNX's own expansion of RMSNormalization
@@ -606,4 +620,137 @@ fn shape_nodes_run_after_the_node_they_read() {
         "Reshape",
         "one Shape at most beside it"
     );
+}
+
+/// aidge_onnx's name of a node of the shapes file: its ONNX name (else its first
+/// output's) with `/`, `.` and `:` made `_`, one leading `_` dropped and a leading
+/// digit prefixed, as formats/onnx/graph.rs gives it; `_token_K` after the K-th repeat.
+fn aidge_names(
+    node: &serde_json::Value,
+    seen: &mut std::collections::HashMap<String, usize>,
+) -> Vec<String> {
+    let tr = |s: &str, digit: &str| {
+        let mut t: String = s
+            .chars()
+            .map(|c| if matches!(c, '/' | '.' | ':') { '_' } else { c })
+            .collect();
+        if t.starts_with('_') {
+            t.remove(0);
+        }
+        if t.starts_with(|c: char| c.is_ascii_digit()) {
+            t.insert_str(0, digit);
+        }
+        t
+    };
+    let first = node["outputs"][0]["name"].as_str().unwrap_or("");
+    let by_output = tr(first, "data_");
+    let name = node["name"].as_str().unwrap_or("");
+    let base = if name.is_empty() {
+        by_output.clone()
+    } else {
+        let t = tr(name, "");
+        if name.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("layer_{t}")
+        } else {
+            t
+        }
+    };
+    let k = seen.entry(base.clone()).or_insert(0);
+    let named = if *k == 0 {
+        base
+    } else {
+        format!("{base}_token_{k}")
+    };
+    *k += 1;
+    vec![named, by_output]
+}
+
+/// Models whose graph holds onnxruntime's contrib operators (com.microsoft Attention,
+/// EmbedLayerNormalization, SkipLayerNormalization, BiasGelu, FastGelu, FusedMatMul,
+/// MultiHeadAttention, RotaryEmbedding, ..., and SimplifiedLayerNormalization of the
+/// ONNX domain), as onnxruntime 1.32's transformer optimizer writes them, without a
+/// value_info for them (tests/data/onnx/contrib, tests/parity/onnx_contrib.py): memplan
+/// opens them, every node's outputs of the dims and bytes onnxruntime gives them when it
+/// runs the model (its `*.shapes.json`), and labels each a model Aidge cannot run:
+/// aidge_onnx 0.10.1 imports every contrib node as a GenericOperator (probed on the
+/// wheel), the first one in the file named.
+#[test]
+fn contrib_operators_open_with_onnxruntimes_shapes() {
+    use memplan::schedule::AidgeStage::Import;
+    for (name, first) in [
+        ("bert", "EmbedLayerNormalization_0"),
+        (
+            "t5_encoder",
+            "m_encoder_block_0_layer_0_layer_norm_Mul_1_SimplifiedLayerNormFusion_",
+        ),
+        (
+            "distilbert_embeds",
+            "m_transformer_layer_0_attention_MatMul_MatMulScaleFusion_",
+        ),
+        ("single_ops", "Attention_0"),
+    ] {
+        let bytes = gunzipped(&format!("contrib/{name}"));
+        let truth: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(data(&format!("contrib/{name}.shapes.json"))).unwrap(),
+        )
+        .unwrap();
+        let dims: Vec<(String, u64)> = truth["dims"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+            .collect();
+        let s = formats::onnx::read(&bytes, &dims).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut seen = std::collections::HashMap::new();
+        let (mut wrong, mut contrib) = (Vec::new(), 0);
+        for n in truth["nodes"].as_array().unwrap() {
+            if n["op_type"] == "Constant" {
+                continue;
+            }
+            let names = aidge_names(n, &mut seen);
+            let ours = s
+                .nodes
+                .iter()
+                .find(|m| names.contains(&m.name))
+                .unwrap_or_else(|| panic!("{name}: no node {names:?}"));
+            let standard = matches!(n["domain"].as_str(), Some("" | "ai.onnx"));
+            contrib += usize::from(ours.sized_by_model && !standard);
+            for (i, o) in n["outputs"].as_array().unwrap().iter().enumerate() {
+                if o.is_null() || (standard && i >= ours.outputs.len()) {
+                    continue;
+                }
+                let want: Vec<u64> = serde_json::from_value(o["dims"].clone()).unwrap();
+                // A standard node's element type is Aidge's (set_datatype(float32) makes
+                // int64 values float32 but for Shape-like outputs: onnx_diff.py checks
+                // them on the wheel); a contrib node's is onnxruntime's.
+                let eb = o["element_bytes"].as_u64().unwrap();
+                let eb = ours
+                    .outputs
+                    .get(i)
+                    .filter(|_| standard)
+                    .map_or(eb, |x| x.element_bytes);
+                let bytes = want.iter().product::<u64>() * eb;
+                let got = ours.outputs.get(i).map(|x| (x.dims.clone(), x.bytes));
+                if got != Some((want.clone(), bytes)) {
+                    wrong.push(format!(
+                        "{} #{i}: {got:?}, onnxruntime {want:?} {bytes}",
+                        ours.name
+                    ));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{name}: {wrong:#?}");
+        assert!(contrib > 0, "{name}");
+        let fails = s.aidge_fails.clone().expect(name);
+        assert_eq!(
+            (fails.stage, fails.node.as_str()),
+            (Import, first),
+            "{name}"
+        );
+        let note = s.sized_by_model_note().unwrap();
+        assert!(
+            note.contains(memplan::schedule::AIDGE_CANNOT),
+            "{name}: {note}"
+        );
+    }
 }

@@ -11,10 +11,12 @@
 //!
 //! Only what the plan needs is read: the graph, the initializers' dims (their bytes stay
 //! slices of the file) and the integer constants Reshape takes. Operators memplan does
-//! not know are refused by name ([`ops::KNOWN`]); so are models whose weights live in
-//! external files.
+//! not know are refused by name ([`ops::KNOWN`]) unless the file gives their output
+//! shapes or they are onnxruntime's contrib operators ([`contrib::CONTRIB`]); so are
+//! models whose weights live in external files.
 
 mod aidge_op;
+mod contrib;
 mod graph;
 mod kernels;
 mod ops;
@@ -27,6 +29,7 @@ use graph::{Attrs, Def, Value};
 use ops::{Category, Protect};
 use prost::Message;
 
+pub use contrib::CONTRIB;
 pub use ops::OPS;
 
 /// Largest tensor accepted, in elements: far above any real model, far below 2^64
@@ -189,7 +192,9 @@ fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
         }
         let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
         let same_shape = standard && ops::SAME_SHAPE_GENERIC.contains(&op_type);
-        if !same_shape && (!standard || (op_type != "Constant" && !ops::known(op_type))) {
+        let contrib = contrib::known(node.domain.as_deref().unwrap_or(""), op_type);
+        if !same_shape && !contrib && (!standard || (op_type != "Constant" && !ops::known(op_type)))
+        {
             // Opened as a generic node when the file gives every output's shape.
             if let Some(missing) = node
                 .output
@@ -289,24 +294,44 @@ impl<'g> Builder<'g> {
         Ok(b)
     }
 
-    /// A node memplan cannot size, opened with the output shapes the file gives, or
-    /// its input's for the operators of [`ops::SAME_SHAPE_GENERIC`] (every
-    /// input read whole and protected, as Aidge's default model does); `None` when the
-    /// file lacks one.
-    fn generic(&self, node: &proto::NodeProto, ins: &[Option<&Value>]) -> Option<ops::AidgeOp> {
+    /// A node Aidge cannot size, opened as a generic node (every input read whole and
+    /// protected, as Aidge's default model does) with the output shapes the file gives,
+    /// else its input's for the operators of [`ops::SAME_SHAPE_GENERIC`], else
+    /// onnxruntime's schema for a contrib operator ([`contrib::CONTRIB`]). The file's
+    /// shapes win where it gives them all: they are the exporter's own, and memplan's
+    /// rules are only needed where it gives none (usually: onnxruntime's optimizer
+    /// writes no value_info for its fused nodes). `Err(None)` when none of these
+    /// sizes it, `Err(Some(why))` when a contrib rule cannot.
+    fn generic(
+        &self,
+        node: &proto::NodeProto,
+        ins: &[Option<&Value>],
+    ) -> std::result::Result<ops::AidgeOp, Option<String>> {
         let inputs = ins.len();
         let op_type = node.op_type.as_deref().unwrap_or("");
+        let from_file = || {
+            node.output
+                .iter()
+                .map(|o| file_shape(self.graph, o))
+                .collect::<Option<Vec<_>>>()
+        };
         let outputs = match ins.first().copied().flatten() {
             Some(x) if ops::SAME_SHAPE_GENERIC.contains(&op_type) && node.output.len() == 1 => {
                 vec![(x.dims.clone(), 4)]
             }
-            _ => node
-                .output
-                .iter()
-                .map(|o| file_shape(self.graph, o))
-                .collect::<Option<Vec<_>>>()?,
+            _ => match from_file() {
+                Some(o) => o,
+                None if contrib::known(node.domain.as_deref().unwrap_or(""), op_type) => {
+                    contrib::shapes(op_type, &Attrs(&node.attribute), ins, node.output.len())
+                        .map_err(Some)?
+                        .into_iter()
+                        .map(|d| (d, 4))
+                        .collect()
+                }
+                None => return Err(None),
+            },
         };
-        Some(ops::AidgeOp {
+        Ok(ops::AidgeOp {
             kind: node.op_type.clone().unwrap_or_default(),
             naming: ops::Naming::Node,
             inputs: vec![Category::Data; inputs],
@@ -589,8 +614,14 @@ impl<'g> Builder<'g> {
                     op
                 }
                 Err(why) => {
-                    let op = self.generic(node, &ins).ok_or_else(|| fail(why))?;
-                    if !standard || ops::SAME_SHAPE_GENERIC.contains(&op_type) {
+                    let op = self
+                        .generic(node, &ins)
+                        .map_err(|rule| fail(rule.unwrap_or(why)))?;
+                    let domain = node.domain.as_deref().unwrap_or("");
+                    if !standard
+                        || ops::SAME_SHAPE_GENERIC.contains(&op_type)
+                        || contrib::known(domain, op_type)
+                    {
                         fails.push((
                             AidgeStage::Import,
                             "aidge_onnx imports it as a GenericOperator, which Aidge cannot size"

@@ -13,6 +13,7 @@ use super::graph::{Attrs, Value};
 use super::{graph, window};
 
 mod compute;
+pub(crate) use compute::matmul;
 mod elementwise;
 mod index;
 mod layout;

@@ -141,7 +141,7 @@ fn einsum_node(n: &Node) -> OpResult {
 }
 
 /// Numpy matmul's shape (batch dims broadcast, 1-D operands promoted).
-fn matmul(a: &[u64], b: &[u64]) -> std::result::Result<Vec<u64>, String> {
+pub(crate) fn matmul(a: &[u64], b: &[u64]) -> std::result::Result<Vec<u64>, String> {
     if a.is_empty() || b.is_empty() {
         return Err("MatMul of a scalar".into());
     }
