@@ -753,4 +753,19 @@ fn contrib_operators_open_with_onnxruntimes_shapes() {
             "{name}: {note}"
         );
     }
+    // A contrib operator memplan has no rule for, without a shape in the file: refused,
+    // naming the node (its op type, NodeProto field 4, renamed in place: protobuf
+    // strings are length-prefixed).
+    let bytes = gunzipped("contrib/single_ops");
+    let at = bytes
+        .windows(11)
+        .position(|w| w == b"\x22\x09QuickGelu")
+        .unwrap();
+    let mut renamed = bytes.clone();
+    renamed[at + 2..at + 11].copy_from_slice(b"QuickGelX");
+    let e = formats::onnx::read(&renamed, &[]).unwrap_err().to_string();
+    assert!(
+        e.contains("(op type QuickGelX, domain com.microsoft)") && e.contains("no static shape"),
+        "{e}"
+    );
 }
