@@ -33,6 +33,20 @@ pub fn known(domain: &str, op_type: &str) -> bool {
     CONTRIB.iter().any(|&(d, o)| d == domain && o == op_type)
 }
 
+/// The message for an operator of another domain memplan has no rule for.
+pub fn unknown() -> String {
+    format!(
+        "memplan does not know this operator (of other domains than ONNX's it sizes \
+         onnxruntime's com.microsoft {}); the rest of the graph is not guessed",
+        CONTRIB
+            .iter()
+            .filter(|(d, _)| !d.is_empty())
+            .map(|(_, o)| *o)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 type Shapes = Result<Vec<Vec<u64>>, String>;
 
 /// The dims of each of the node's `outputs` outputs (an output the node does not

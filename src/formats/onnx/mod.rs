@@ -210,7 +210,11 @@ fn refuse_unreadable(graph: &proto::GraphProto) -> Result<()> {
                         .filter(|d| !d.is_empty())
                         .map(|d| format!(", domain {d}"))
                         .unwrap_or_default(),
-                    ops::unknown()
+                    if standard {
+                        ops::unknown()
+                    } else {
+                        contrib::unknown()
+                    }
                 )));
             }
         }
