@@ -162,6 +162,9 @@ def single_ops():
     node("RotaryEmbedding", [x("rot/x", [b, s, d]), x("rot/pos", [b, s], T.INT64),
                              w("rot/cos", [64, 8]), w("rot/sin", [64, 8])],
          ["rot/y"], num_heads=n)
+    node("MatMulNBits", [x("mnb/a", [b, s, d]), w("mnb/b", [48, d // 32, 16], T.UINT8),
+                         w("mnb/scales", [48 * d // 32])],
+         ["mnb/y"], K=d, N=48, bits=4, block_size=32)
     outputs = [onnx.ValueInfoProto(name=o) for nd in nodes for o in nd.output]
     graph = h.make_graph(nodes, "contrib_ops", inputs, outputs, inits)
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", 17),

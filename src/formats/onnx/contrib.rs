@@ -19,6 +19,7 @@ pub const CONTRIB: &[(&str, &str)] = &[
     ("com.microsoft", "FastGelu"),
     ("com.microsoft", "FusedMatMul"),
     ("com.microsoft", "Gelu"),
+    ("com.microsoft", "MatMulNBits"),
     ("com.microsoft", "MultiHeadAttention"),
     ("com.microsoft", "QuickGelu"),
     ("com.microsoft", "RotaryEmbedding"),
@@ -74,6 +75,12 @@ pub fn shapes(op_type: &str, attrs: &Attrs, ins: &[Option<&Value>], outputs: usi
             vec![vec![b, s, h], vec![b], vec![b, s, h]]
         }
         "FusedMatMul" => vec![fused_matmul(attrs, x, input(1, "B")?)?],
+        // A (…, K) times the N×K weights quantized to `bits` (their packed layout
+        // aside): (…, N).
+        "MatMulNBits" => match (x.split_last(), attrs.int("N", 0)) {
+            (Some((_, lead)), n) if n > 0 => vec![[lead, &[n as u64]].concat()],
+            _ => return Err(format!("input A {x:?} or its N attribute is not usable")),
+        },
         // Normalized over axes from `axis` (the last one for the Skip* forms): the
         // statistics keep the leading dims, 1 for the others.
         "SimplifiedLayerNormalization" => {
