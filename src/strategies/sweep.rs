@@ -9,11 +9,20 @@
 //! it is O(n log n) whatever the density. It is usually a few percent above the
 //! greedy passes, which is why it only stands in for them when they are too costly
 //! ([`super::place_default`]).
+//!
+//! [`place_near`] is the same sweep with one more rule, among the gaps of the
+//! best-fitting length: the one next to a buffer freed at about the same clock.
+//! `best` weighs both.
 
 use super::bound::Item;
 use crate::model::{Bytes, Clock};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+
+/// [`place_near`] looks at most at this many gaps of the best-fitting length, so
+/// that it stays O(n log n). From 256 on, the dense traces' peaks no longer change;
+/// below, they jump either way (64: +1.93 % on 10^4 buffers but +2.41 % on 10^5).
+const NEAR_SCAN: usize = 256;
 
 /// Free gaps below the top of the live buffers, by offset and by (length, offset).
 #[derive(Default)]
@@ -52,6 +61,39 @@ impl Free {
                 at
             }
         }
+    }
+
+    /// The offset of `size` bytes for a buffer live until `upper`: among the smallest
+    /// gaps that hold them (the first [`NEAR_SCAN`] of them by offset), the one whose
+    /// neighbour below or above is freed at the clock nearest `upper` (lowest on
+    /// ties), else the top. `ends` gives the clock at which the live buffer ending at
+    /// an offset is freed, `starts` the one of the live buffer starting there.
+    fn take_near(
+        &mut self,
+        size: Bytes,
+        upper: Clock,
+        ends: &HashMap<Bytes, Clock>,
+        starts: &HashMap<Bytes, Clock>,
+    ) -> Bytes {
+        let Some(&(len, _)) = self.by_length.range((size, 0)..).next() else {
+            return self.take(size);
+        };
+        let distance = |c: Option<&Clock>| c.map_or(Clock::MAX, |&c| c.abs_diff(upper));
+        let at = self
+            .by_length
+            .range((len, 0)..(len + 1, 0))
+            .take(NEAR_SCAN)
+            .map(|&(_, at)| at)
+            .min_by_key(|&at| {
+                let near = distance(ends.get(&at)).min(distance(starts.get(&(at + len))));
+                (near, at)
+            })
+            .expect("a gap of that length exists");
+        self.remove(at, len);
+        if len > size {
+            self.add(at + size, len - size);
+        }
+        at
     }
 
     /// Gives `[at, at + len)` back, merged with the gaps it touches; a gap that
@@ -102,6 +144,49 @@ pub(crate) fn place(items: &[Item]) -> Vec<Bytes> {
     offsets
 }
 
+/// The sweep with an eye on the future: the same order and the same best fit, but
+/// among the gaps of the best-fitting length, the one next to a buffer freed at
+/// about the same clock as the one placed, so that the two leave one larger gap
+/// when they go. On the dense synthetic traces (`scripts/gen-synthetic.mjs N
+/// --dense`) it ends 1.99 %, 2.14 % and 2.14 % above the max-load bound on 10^4,
+/// 10^5 and 10^6 buffers, where [`place`] ends 2.30 %, 2.42 % and 2.42 % above;
+/// elsewhere it is sometimes higher (MiniMalloc A). Still O(n log n) (at most
+/// [`NEAR_SCAN`] gaps a buffer), about 1.3 times the sweep's time. Abandoned
+/// (`None`) when `stop` says so, checked every 1,024 buffers.
+pub(crate) fn place_near(items: &[Item], stop: impl Fn() -> bool) -> Option<Vec<Bytes>> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| (items[i].lower, Reverse(items[i].size)));
+    let mut offsets = vec![0; items.len()];
+    let mut live: BinaryHeap<Reverse<(Clock, usize)>> = BinaryHeap::new();
+    let mut free = Free::default();
+    // The clock each live buffer is freed at, by its end offset and by its offset.
+    let (mut ends, mut starts) = (HashMap::new(), HashMap::new());
+    for (k, i) in order.into_iter().enumerate() {
+        if k % 1024 == 1023 && stop() {
+            return None;
+        }
+        let it = items[i];
+        while let Some(&Reverse((upper, j))) = live.peek() {
+            if upper > it.lower {
+                break;
+            }
+            live.pop();
+            ends.remove(&(offsets[j] + items[j].size));
+            starts.remove(&offsets[j]);
+            free.give(offsets[j], items[j].size);
+        }
+        if it.size == 0 {
+            continue;
+        }
+        let at = free.take_near(it.size, it.upper, &ends, &starts);
+        offsets[i] = at;
+        ends.insert(at + it.size, it.upper);
+        starts.insert(at, it.upper);
+        live.push(Reverse((it.upper, i)));
+    }
+    Some(offsets)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +222,39 @@ mod tests {
         ];
         let offsets = place(&items);
         assert_eq!(offsets, vec![0, 4, 7, 9, 7]);
+    }
+
+    #[test]
+    fn place_near_picks_the_gap_next_to_a_buffer_freed_with_it() {
+        // At 0: a [0, 2), b [2, 4), c [4, 6), d [6, 8), e [8, 10). At 1 b and d are
+        // freed: two 2-byte gaps, at 2 (between a and c, freed at 5) and at 6 (between
+        // c, freed at 5, and e, freed at 9). f is freed at 9: the sweep puts it at 2,
+        // the lowest, place_near at 6, next to e. At 5 a and c are freed: g's 6 bytes
+        // fit in [0, 6) after place_near (the bound, 10), above everything after the
+        // sweep (16).
+        let items = [
+            item(0, 5, 2),
+            item(0, 1, 2),
+            item(0, 5, 2),
+            item(0, 1, 2),
+            item(0, 9, 2),
+            item(1, 9, 2),
+            item(5, 9, 6),
+        ];
+        let swept = place(&items);
+        assert_eq!(swept[5..], [2, 10]);
+        let near = place_near(&items, || false).expect("never stopped");
+        assert_eq!(near, vec![0, 2, 4, 6, 8, 6, 0]);
+        assert!(crate::strategies::bound::overlap_free(&items, &near));
+        let peak = crate::strategies::bound::peak;
+        assert_eq!((peak(&items, &swept), peak(&items, &near)), (16, 10));
+        assert_eq!(crate::strategies::bound::lower_bound(&items), 10);
+    }
+
+    #[test]
+    fn place_near_stops_when_told() {
+        let items: Vec<Item> = (0..2048).map(|i| item(i, i + 2, 8)).collect();
+        assert!(place_near(&items, || true).is_none());
+        assert!(place_near(&items[..1000], || true).is_some());
     }
 }
