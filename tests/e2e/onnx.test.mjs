@@ -259,6 +259,32 @@ test('a model Aidge cannot run is said so first, its plan labelled memplan\'s si
   await p.close();
 });
 
+test('a model with onnxruntime\'s contrib operators opens, Aidge\'s import failure said first', async () => {
+  // BERT after onnxruntime's transformer optimizer (tests/data/onnx/contrib): com.microsoft
+  // EmbedLayerNormalization, Attention, SkipLayerNormalization, BiasGelu, with no shape in
+  // the file for them. memplan sizes them by their schemas (checked against onnxruntime's
+  // run by tests/onnx.rs); aidge_onnx 0.10.1 imports them as GenericOperator.
+  const file = path.join(onnxDir, 'contrib/bert.onnx.gz');
+  const stats = cliStats(file, 'contrib_bert');
+  const p = await page();
+  const n = (await p.evaluate(() => window.__memplan.files())).length;
+  await h.drop(p, [['contrib_bert.onnx', bytesOf(file)]]);
+  // Its batch and sequence are symbolic: the defaults the CLI takes too (1).
+  await p.waitForSelector('dialog.onnx-dims[open]');
+  await p.keyboard.press('Enter');
+  await h.waitForFiles(p, n + 1);
+  await p.waitForFunction(() => /contrib_bert/.test(document.getElementById('notice').textContent));
+  const notice = await p.textContent('#notice');
+  assert.ok(notice.includes("contrib_bert.onnx: Aidge 0.10.1 cannot run this model: aidge_onnx's import fails at node 'EmbedLayerNormalization_0' (EmbedLayerNormalization)"), notice);
+  assert.ok(notice.includes(AIDGE_CANNOT), notice);
+  // The page's plan is the CLI's (the same reader and sizes), not a refusal.
+  const r = await report(p);
+  assert.equal(r.strategy, 'as-loaded');
+  assert.equal(r.peak, String(stats.peak));
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
 test('a bad .onnx shows a clear message and leaves the plan shown', async () => {
   const p = await page();
   const before = await h.summary(p);
