@@ -121,27 +121,7 @@ impl Free {
 /// Offsets for `items`, visited by start, larger first on equal starts, then in
 /// input order. Zero-size items stay at offset 0.
 pub(crate) fn place(items: &[Item]) -> Vec<Bytes> {
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by_key(|&i| (items[i].lower, Reverse(items[i].size)));
-    let mut offsets = vec![0; items.len()];
-    let mut live: BinaryHeap<Reverse<(Clock, usize)>> = BinaryHeap::new();
-    let mut free = Free::default();
-    for i in order {
-        let it = items[i];
-        while let Some(&Reverse((upper, j))) = live.peek() {
-            if upper > it.lower {
-                break;
-            }
-            live.pop();
-            free.give(offsets[j], items[j].size);
-        }
-        if it.size == 0 {
-            continue;
-        }
-        offsets[i] = free.take(it.size);
-        live.push(Reverse((it.upper, i)));
-    }
-    offsets
+    sweep(items, false, || false).expect("never stopped")
 }
 
 /// The sweep with an eye on the future: the same order and the same best fit, but
@@ -154,12 +134,19 @@ pub(crate) fn place(items: &[Item]) -> Vec<Bytes> {
 /// [`NEAR_SCAN`] gaps a buffer), about 1.3 times the sweep's time. Abandoned
 /// (`None`) when `stop` says so, checked every 1,024 buffers.
 pub(crate) fn place_near(items: &[Item], stop: impl Fn() -> bool) -> Option<Vec<Bytes>> {
+    sweep(items, true, stop)
+}
+
+/// The one loop of [`place`] and [`place_near`]: `near` picks among the best-fitting
+/// gaps by when their neighbours are freed (and keeps the maps that tell it).
+fn sweep(items: &[Item], near: bool, stop: impl Fn() -> bool) -> Option<Vec<Bytes>> {
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by_key(|&i| (items[i].lower, Reverse(items[i].size)));
     let mut offsets = vec![0; items.len()];
     let mut live: BinaryHeap<Reverse<(Clock, usize)>> = BinaryHeap::new();
     let mut free = Free::default();
-    // The clock each live buffer is freed at, by its end offset and by its offset.
+    // With `near`: the clock each live buffer is freed at, by its end offset and by
+    // its offset.
     let (mut ends, mut starts) = (HashMap::new(), HashMap::new());
     for (k, i) in order.into_iter().enumerate() {
         if k % 1024 == 1023 && stop() {
@@ -171,17 +158,24 @@ pub(crate) fn place_near(items: &[Item], stop: impl Fn() -> bool) -> Option<Vec<
                 break;
             }
             live.pop();
-            ends.remove(&(offsets[j] + items[j].size));
-            starts.remove(&offsets[j]);
+            if near {
+                ends.remove(&(offsets[j] + items[j].size));
+                starts.remove(&offsets[j]);
+            }
             free.give(offsets[j], items[j].size);
         }
         if it.size == 0 {
             continue;
         }
-        let at = free.take_near(it.size, it.upper, &ends, &starts);
+        let at = if near {
+            let at = free.take_near(it.size, it.upper, &ends, &starts);
+            ends.insert(at + it.size, it.upper);
+            starts.insert(at, it.upper);
+            at
+        } else {
+            free.take(it.size)
+        };
         offsets[i] = at;
-        ends.insert(at + it.size, it.upper);
-        starts.insert(at, it.upper);
         live.push(Reverse((it.upper, i)));
     }
     Some(offsets)
