@@ -44,6 +44,12 @@ pub struct Schedule {
     /// is then memplan's sizing, never Aidge's ([`Schedule::sized_by_model_note`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aidge_fails: Option<AidgeFails>,
+    /// Nodes Aidge 0.10.1's forward_dims sizes otherwise than ONNX's rules while it still
+    /// runs the model (it reads a value input before any kernel computed it): the
+    /// schedule holds Aidge's sizes, what its export allocates, and the notes say where
+    /// the model Aidge runs is not the model ONNX defines ([`Schedule::notes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aidge_resizes: Vec<AidgeResize>,
 }
 
 /// The stage of Aidge 0.10.1's own flow (`aidge_onnx.load_onnx`, `forward_dims`,
@@ -80,6 +86,18 @@ pub struct AidgeFails {
     #[serde(rename = "type")]
     pub kind: String,
     /// What fails, in Aidge's terms.
+    pub why: String,
+}
+
+/// A node Aidge 0.10.1 sizes otherwise than ONNX's rules, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AidgeResize {
+    /// The node's name in the schedule.
+    pub node: String,
+    /// The node's type in the schedule.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// What Aidge reads and the sizes it gives, against ONNX's.
     pub why: String,
 }
 
@@ -241,6 +259,36 @@ impl Schedule {
             sized.len(),
             names.join(", ")
         ))
+    }
+
+    /// Every note the user must see with this schedule: [`Schedule::sized_by_model_note`]
+    /// (where Aidge fails is said first), then where Aidge sizes nodes otherwise than
+    /// ONNX ([`Schedule::aidge_resizes`], the first [`NAMED_SIZED`]). Said by every
+    /// reader of the schedule, so the CLI and the page say the same.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = self.sized_by_model_note().into_iter().collect();
+        if !self.aidge_resizes.is_empty() {
+            let mut each: Vec<String> = self
+                .aidge_resizes
+                .iter()
+                .take(NAMED_SIZED)
+                .map(|r| format!("node '{}' ({}): {}", r.node, r.kind, r.why))
+                .collect();
+            if self.aidge_resizes.len() > NAMED_SIZED {
+                each.push(format!(
+                    "and {} more",
+                    self.aidge_resizes.len() - NAMED_SIZED
+                ));
+            }
+            notes.push(format!(
+                "Aidge 0.10.1 sizes {} node(s) otherwise than ONNX's rules: {}. These \
+                 sizes are Aidge's (what its export allocates), though there the model Aidge \
+                 runs does not compute what the ONNX model defines.",
+                self.aidge_resizes.len(),
+                each.join("; ")
+            ));
+        }
+        notes
     }
 
     /// Checks every cross-reference: parents and consumers name existing nodes,
@@ -414,6 +462,7 @@ mod tests {
             ],
             alignment: None,
             aidge_fails: None,
+            aidge_resizes: Vec::new(),
         }
     }
 

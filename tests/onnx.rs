@@ -417,6 +417,38 @@ fn batch_norm_on_tokens_is_aidges_batchnorm2d() {
     assert_eq!(default_peak("token_batchnorm.onnx", &bytes), 6144);
 }
 
+/// Issue #35's RMSNorm case: transformers' T5LayerFF exported by torch 2.15's dynamo
+/// exporter with its optimizer off computes the ReduceMean's axes (a Reshape of a
+/// constant). Aidge 0.10.1's forward_dims reads them before any kernel ran (zeros),
+/// reduces axis 0 and keeps the tensor 1×16×32, and still runs the model: memplan gives
+/// Aidge's sizes (its schedule and the three drivers' plans equal the wheel's, checked
+/// by tests/parity/onnx_diff.py; default peak 24,580 bytes on the wheel), says where they are not
+/// ONNX's, and does not call it a model Aidge cannot run.
+#[test]
+fn rms_norm_with_computed_axes_keeps_aidges_sizes() {
+    let bytes = family("t5_layer_ff_dynamo");
+    let doc = formats::load("t5_layer_ff_dynamo.onnx", &bytes).unwrap();
+    let s = doc.schedule.as_ref().unwrap();
+    assert_eq!(node(s, "node_mean").outputs[0].dims, vec![1, 16, 32]);
+    // Sized from it: the epsilon's Add and the Sqrt.
+    assert_eq!(node(s, "node_Sqrt_5").outputs[0].dims, vec![1, 16, 32]);
+    assert!(s.aidge_fails.is_none(), "{:?}", s.aidge_fails);
+    assert!(
+        s.sized_by_model().is_empty(),
+        "no node sized from the model"
+    );
+    assert_eq!(s.aidge_resizes.len(), 1);
+    assert_eq!(doc.warnings.len(), 1, "{:?}", doc.warnings);
+    let note = &doc.warnings[0];
+    assert!(
+        note.contains("node 'node_mean' (ReduceMean)")
+            && note.contains("[1, 16, 32], where ONNX's rules give [1, 16, 1]")
+            && !note.contains(memplan::schedule::AIDGE_CANNOT),
+        "{note}"
+    );
+    assert_eq!(default_peak("t5_layer_ff_dynamo.onnx", &bytes), 24580);
+}
+
 /// A Whisper-style Conv1d stem and a 2-layer Whisper encoder of our own config: the
 /// same schedule as Aidge's and, in memplan's own order, the default peak aidge_core
 /// 0.10.1 gives (65,536 and 57,344 bytes on the wheel): where a default peak differs

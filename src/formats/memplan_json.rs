@@ -183,7 +183,7 @@ fn finish(file: FileV1, mut warnings: Vec<String>) -> Result<Document> {
     if let Some(schedule) = &schedule {
         schedule.validate()?;
         // A converted ONNX model (the page's, `memplan convert`'s) still says it.
-        warnings.extend(schedule.sized_by_model_note());
+        warnings.extend(schedule.notes());
     }
     if let Some(plan) = &mut plan {
         validate_plan(plan, "$.plan")?;

@@ -136,12 +136,12 @@ impl Document {
     }
 
     /// A document holding only a schedule read from an ONNX model, warning of its
-    /// nodes sized from the model.
+    /// nodes sized from the model and of those Aidge sizes otherwise.
     pub fn of_schedule(schedule: crate::schedule::Schedule) -> Self {
         Document {
             format: Format::Onnx,
             plan: None,
-            warnings: schedule.sized_by_model_note().into_iter().collect(),
+            warnings: schedule.notes(),
             schedule: Some(schedule),
             buffers: None,
             own: None,

@@ -109,6 +109,7 @@ fn reordered(schedule: &Schedule, order: &[usize]) -> Schedule {
         nodes,
         alignment: schedule.alignment,
         aidge_fails: schedule.aidge_fails.clone(),
+        aidge_resizes: schedule.aidge_resizes.clone(),
     }
 }
 

@@ -64,6 +64,8 @@ pub(super) struct Graph {
     pub nodes: Vec<GNode>,
     /// Where Aidge fails on the model (kept: the rewritten schedule still says it).
     pub aidge_fails: Option<crate::schedule::AidgeFails>,
+    /// Where Aidge sizes nodes otherwise than ONNX (kept, as `aidge_fails`).
+    pub aidge_resizes: Vec<crate::schedule::AidgeResize>,
 }
 
 impl Graph {
@@ -104,6 +106,7 @@ impl Graph {
         Graph {
             nodes,
             aidge_fails: schedule.aidge_fails.clone(),
+            aidge_resizes: schedule.aidge_resizes.clone(),
         }
     }
 
@@ -250,6 +253,7 @@ impl Graph {
             nodes,
             alignment: None,
             aidge_fails: self.aidge_fails.clone(),
+            aidge_resizes: self.aidge_resizes.clone(),
         }
     }
 }

@@ -259,6 +259,26 @@ test('a model Aidge cannot run is said so first, its plan labelled memplan\'s si
   await p.close();
 });
 
+test('a model Aidge runs on sizes of its own is planned on them, unlabelled, and says so', async () => {
+  // transformers' T5LayerFF by torch's dynamo exporter (tests/data/onnx/families): the
+  // ReduceMean's axes are computed, Aidge 0.10.1's forward_dims reads them as zeros and keeps
+  // the tensor un-reduced, and runs the model; the page plans Aidge's sizes, as the CLI does.
+  const file = path.join(onnxDir, 'families/t5_layer_ff_dynamo.onnx.gz');
+  const expected = cliStats(file, 't5_layer_ff_dynamo');
+  const p = await page();
+  const n = (await p.evaluate(() => window.__memplan.files())).length;
+  await h.drop(p, [['t5_layer_ff_dynamo.onnx', bytesOf(file)]]);
+  await h.waitForFiles(p, n + 1);
+  await p.waitForFunction(() => /t5_layer_ff_dynamo/.test(document.getElementById('notice').textContent));
+  const notice = await p.textContent('#notice');
+  assert.ok(notice.includes("t5_layer_ff_dynamo.onnx: Aidge 0.10.1 sizes 1 node(s) otherwise than ONNX's rules: node 'node_mean' (ReduceMean)"), notice);
+  assert.ok(notice.includes("[1, 16, 32], where ONNX's rules give [1, 16, 1]"), notice);
+  assert.ok(!notice.includes(AIDGE_CANNOT), notice);
+  assert.equal((await report(p)).peak, String(expected.peak));
+  assert.deepEqual(p.consoleErrors, []);
+  await p.close();
+});
+
 test('a model with onnxruntime\'s contrib operators opens, Aidge\'s import failure said first', async () => {
   // BERT after onnxruntime's transformer optimizer (tests/data/onnx/contrib): com.microsoft
   // EmbedLayerNormalization, Attention, SkipLayerNormalization, BiasGelu, with no shape in

@@ -6,9 +6,12 @@ weight-free as the corpus is (onnx_corpus.weight_free). Each is small (hidden si
 32 to 128, short sequences, 64×64 images) so that tests/parity/onnx_diff.py checks them
 against Aidge 0.10.1 within CI's budget.
 
+The models named `*_dynamo` are exported by torch's dynamo exporter instead (opset 18,
+its graph optimizer off).
+
 Run outside CI, in a venv of its own (pinned versions of this run):
     python3 -m venv /tmp/tv && /tmp/tv/bin/pip install torch==2.15.0 \
-        transformers==5.25.0 onnx==1.23.2
+        transformers==5.25.0 onnx==1.23.2 onnxscript==0.7.2
     nice /tmp/tv/bin/python tests/parity/onnx_families.py [NAME ...]
 Writes tests/data/onnx/families/NAME.onnx.gz; the list of what each is, and what Aidge
 0.10.1 does with it, is tests/data/onnx/families/README.md.
@@ -161,11 +164,20 @@ class Conv1dStem(torch.nn.Module):
         return x + self.fc2(torch.nn.functional.gelu(self.fc1(self.ln(x))))
 
 
+def t5_layer_ff():
+    """transformers' own T5LayerFF (T5's RMSNorm, Pow → ReduceMean → Add → Sqrt, then
+    its dense-ReLU-dense and residual) on 1×16×32 tokens."""
+    import transformers as t
+    cfg = t.T5Config(d_model=32, d_ff=64, dropout_rate=0.0)
+    return t.models.t5.modeling_t5.T5LayerFF(cfg), (torch.randn(1, 16, 32),)
+
+
 def own(cls, *shape):
     return lambda: (cls(), (torch.randn(*shape),))
 
 
 MODELS = {
+    "t5_layer_ff_dynamo": t5_layer_ff,
     "token_batchnorm": own(TokenBatchNorm, 1, 16, 32),
     "conv1d_stem": own(Conv1dStem, 1, 16, 64),
     **{k: hf(k) for k in [
@@ -183,10 +195,18 @@ def export(name):
     with torch.no_grad():
         for p in model.parameters():
             p.normal_(0.0, 0.02)
-    buf = io.BytesIO()
-    torch.onnx.export(model, args, buf, opset_version=17, do_constant_folding=True,
-                      input_names=["input"], dynamo=False)
-    m = weight_free(onnx.load_from_string(buf.getvalue()))
+    if name.endswith("_dynamo"):
+        # torch's dynamo exporter as it writes the graph, its optimizer off: the
+        # ReduceMean's axes stay computed (onnxscript's Reshape of a constant dim),
+        # which Aidge's forward_dims reads before any kernel ran (issue #35's RMSNorm).
+        program = torch.onnx.export(model, args, opset_version=18, input_names=["input"],
+                                    dynamo=True, optimize=False)
+        m = weight_free(program.model_proto)
+    else:
+        buf = io.BytesIO()
+        torch.onnx.export(model, args, buf, opset_version=17, do_constant_folding=True,
+                          input_names=["input"], dynamo=False)
+        m = weight_free(onnx.load_from_string(buf.getvalue()))
     data = m.SerializeToString()
     with gzip.GzipFile(OUT / f"{name}.onnx.gz", "wb", mtime=0) as f:
         f.write(data)

@@ -107,6 +107,24 @@ pub fn element_bytes(elem_type: i32) -> u64 {
     }
 }
 
+/// aidge_core's name of an ONNX elem_type (as its registrar keys print it).
+pub fn dtype_name(elem_type: i32) -> &'static str {
+    match elem_type {
+        2 => "uint8",
+        3 => "int8",
+        4 => "uint16",
+        5 => "int16",
+        6 => "int32",
+        7 => "int64",
+        9 => "boolean",
+        10 => "float16",
+        11 => "float64",
+        12 => "uint32",
+        13 => "uint64",
+        _ => "float32",
+    }
+}
+
 /// Integer contents of a small integer tensor (INT64 = 7, INT32 = 6), raw or typed.
 pub fn tensor_ints(t: &TensorProto) -> Option<Vec<i64>> {
     const MAX: usize = 64;

@@ -23,7 +23,9 @@ mod ops;
 mod proto;
 mod window;
 
-use crate::schedule::{AidgeFails, AidgeStage, Consumer, Input, Node, Output, Port, Schedule};
+use crate::schedule::{
+    AidgeFails, AidgeResize, AidgeStage, Consumer, Input, Node, Output, Port, Schedule,
+};
 use crate::{Error, Result};
 use graph::{Attrs, Def, Value};
 use ops::{Category, Protect};
@@ -104,12 +106,21 @@ fn symbol(input: &str, axis: usize, d: &proto::Dimension) -> String {
 /// symbolic dimensions fixed by `dims` (name, value); the others take their default.
 pub fn read(bytes: &[u8], dims: &[(String, u64)]) -> Result<Schedule> {
     let graph = decode(bytes)?;
-    // Aidge's own rules first; a model they cannot size (Aidge's Slice bounds giving
-    // shapes that no longer fit) is read again with ONNX's, the nodes where the two
-    // differ marked as sized from the model.
-    match Builder::new(&graph, dims, ops::Rules::Aidge) {
+    // Aidge's own rules first, with the sizes its forward_dims gives a node whose value
+    // inputs no kernel has computed yet: when Aidge then runs the model, that is the
+    // schedule its export allocates.
+    if let Ok(b) = Builder::new(&graph, dims, ops::Rules::Aidge, true) {
+        if b.fails.is_empty() || b.resizes.is_empty() {
+            return b.schedule();
+        }
+    }
+    // A model Aidge cannot run: ONNX's sizes there, the node said as where Aidge goes
+    // wrong. A model Aidge's rules cannot size (its Slice bounds giving shapes that no
+    // longer fit) is read again with ONNX's, the nodes where the two differ marked as
+    // sized from the model.
+    match Builder::new(&graph, dims, ops::Rules::Aidge, false) {
         Ok(b) => b.schedule(),
-        Err(first) => match Builder::new(&graph, dims, ops::Rules::Onnx) {
+        Err(first) => match Builder::new(&graph, dims, ops::Rules::Onnx, false) {
             Ok(b) => b.schedule(),
             Err(_) => Err(first),
         },
@@ -135,6 +146,16 @@ struct Builder<'g> {
     outs: Vec<Vec<Value>>,
     /// Where Aidge 0.10.1 fails on the model: stage, ONNX node index, why.
     fails: Vec<(AidgeStage, usize, String)>,
+    /// Where it sizes a node otherwise than ONNX and goes on: ONNX node index, why.
+    resizes: Vec<(usize, String)>,
+}
+
+/// What Aidge's forward_dims meets on a node whose value input no kernel computed yet.
+enum Unwritten {
+    /// It fails there (why).
+    Fails(String),
+    /// It sizes the node so (Aidge's op) and goes on (why).
+    Resizes(ops::AidgeOp, String),
 }
 
 fn external(t: &proto::TensorProto) -> bool {
@@ -227,6 +248,7 @@ impl<'g> Builder<'g> {
         graph: &'g proto::GraphProto,
         dims: &[(String, u64)],
         rules: ops::Rules,
+        aidge_resizes: bool,
     ) -> Result<Self> {
         refuse_unreadable(graph)?;
         let mut inits = Vec::with_capacity(graph.initializer.len());
@@ -293,8 +315,9 @@ impl<'g> Builder<'g> {
             ops: Vec::new(),
             outs: Vec::new(),
             fails: Vec::new(),
+            resizes: Vec::new(),
         };
-        b.infer(rules)?;
+        b.infer(rules, aidge_resizes)?;
         Ok(b)
     }
 
@@ -433,10 +456,6 @@ impl<'g> Builder<'g> {
                     .into(),
             ));
         }
-        fails.extend(
-            self.kernel_missing(n, op)
-                .map(|w| (AidgeStage::SchedulerKernel, w)),
-        );
         if fails.iter().any(|f| f.0 == AidgeStage::ForwardDims) {
             op.sized_by_model = true;
         }
@@ -449,9 +468,11 @@ impl<'g> Builder<'g> {
     /// theirs by then; the output of any other operator still holds zeros (probed on
     /// the wheel: Gather, Slice,
     /// Concat, Cast, Unsqueeze, Add, Mul, Div, Reshape, Transpose of a Shape all read as
-    /// zeros). The node is sized again by Aidge's rules with those inputs zero; an error
-    /// or other dims is what Aidge's forward_dims meets there.
-    fn unwritten(&self, n: usize, ins: &[Option<&Value>], op: &ops::AidgeOp) -> Option<String> {
+    /// zeros). The node is sized again by Aidge's rules with those inputs zero: an error
+    /// is where Aidge's forward_dims fails; other dims are Aidge's sizes, with which it
+    /// goes on (a ReduceMean whose axes an exporter computes reduces axis 0: probed on
+    /// the wheel with torch's dynamo export of an RMSNorm).
+    fn unwritten(&self, n: usize, ins: &[Option<&Value>], op: &ops::AidgeOp) -> Option<Unwritten> {
         let g = self.graph;
         let mut zeros: Vec<Option<Value>> = vec![None; ins.len()];
         let mut from = None;
@@ -499,18 +520,19 @@ impl<'g> Builder<'g> {
             ops::Rules::Aidge,
         );
         match aidge {
-            Err(e) => Some(format!("{read}; then {e}")),
+            Err(e) => Some(Unwritten::Fails(format!("{read}; then {e}"))),
             Ok(a)
                 if a.outputs
                     .iter()
                     .map(|o| &o.0)
                     .ne(op.outputs.iter().map(|o| &o.0)) =>
             {
-                Some(format!(
+                let why = format!(
                     "{read}; then it sizes its output {:?}, where ONNX's rules give {:?}",
                     a.outputs.first().map(|o| &o.0).unwrap_or(&Vec::new()),
                     op.outputs.first().map(|o| &o.0).unwrap_or(&Vec::new())
-                ))
+                );
+                Some(Unwritten::Resizes(a, why))
             }
             Ok(_) => None,
         }
@@ -520,8 +542,11 @@ impl<'g> Builder<'g> {
     /// kernel up by the data types of all the node's inputs and outputs
     /// ([`kernels::KERNELS`], the wheel's registrar) as set_datatype(float32) leaves
     /// them: float32 but for the outputs of Shape-like nodes (int64, 8 bytes) and of
-    /// comparisons (boolean, 1 byte).
-    fn kernel_missing(&self, n: usize, op: &ops::AidgeOp) -> Option<String> {
+    /// comparisons (boolean, 1 byte), and for a graph input read by this node alone,
+    /// which keeps the file's type (an Identity aidge_onnx puts before an input read by
+    /// several nodes, `identity`, gives float32; probed on the wheel: a bool input of
+    /// Not and Where's condition run, an int64 one of Neg finds no kernel).
+    fn kernel_missing(&self, n: usize, op: &ops::AidgeOp, identity: &[bool]) -> Option<String> {
         let (_, keys) = kernels::KERNELS.iter().find(|(k, _)| *k == op.kind)?;
         let dtype = |bytes: u64| match bytes {
             8 => "int64",
@@ -538,6 +563,11 @@ impl<'g> Builder<'g> {
                         .as_ref()
                         .and_then(|p| p.outputs.get(o))
                         .map_or("float32", |x| dtype(x.1)),
+                    Def::Input(i) if !identity[i] => graph::data_inputs(self.graph)[i]
+                        .r#type
+                        .as_ref()
+                        .and_then(|t| t.tensor_type.as_ref()?.elem_type)
+                        .map_or("float32", graph::dtype_name),
                     _ => "float32",
                 })
             })
@@ -573,8 +603,77 @@ impl<'g> Builder<'g> {
         })
     }
 
+    /// Node `n` as Aidge's operator (a standard one by `rules`, else a generic node),
+    /// where Aidge fails on it pushed to `fails`, and Aidge's own op and why when its
+    /// forward_dims, reading values no kernel computed yet, sizes it otherwise and
+    /// `aidge_resizes` (else that is said as where Aidge fails). `infer` takes Aidge's
+    /// op unless forward_dims fails on the node for another reason.
+    #[allow(clippy::type_complexity)]
+    fn convert(
+        &self,
+        n: usize,
+        ins: &[Option<&Value>],
+        rules: ops::Rules,
+        aidge_resizes: bool,
+        fails: &mut Vec<(AidgeStage, String)>,
+    ) -> Result<(ops::AidgeOp, Option<(ops::AidgeOp, String)>)> {
+        let node = &self.graph.node[n];
+        let op_type = node.op_type.as_deref().unwrap_or("");
+        let name = node.name.as_deref().unwrap_or("");
+        let fail = |why: String| Error::whole(format!("node '{name}' (op type {op_type}): {why}"));
+        let standard = matches!(node.domain.as_deref(), None | Some("") | Some("ai.onnx"));
+        let converted = if standard {
+            ops::convert(
+                op_type,
+                &Attrs(&node.attribute),
+                ins,
+                node.output.len(),
+                rules,
+            )
+        } else {
+            Err(format!(
+                "operators of domain '{}' are not known to memplan",
+                node.domain.as_deref().unwrap_or("")
+            ))
+        };
+        let mut resize = None;
+        let op = match converted {
+            Ok(op) => match self.unwritten(n, ins, &op) {
+                Some(Unwritten::Resizes(aidge, why)) if aidge_resizes => {
+                    resize = Some((aidge, why));
+                    op
+                }
+                Some(Unwritten::Resizes(_, why) | Unwritten::Fails(why)) => {
+                    fails.push((AidgeStage::ForwardDims, why));
+                    op
+                }
+                None => op,
+            },
+            Err(why) => {
+                let op = self
+                    .generic(node, ins)
+                    .map_err(|rule| fail(rule.unwrap_or(why)))?;
+                let domain = node.domain.as_deref().unwrap_or("");
+                if !standard
+                    || ops::SAME_SHAPE_GENERIC.contains(&op_type)
+                    || contrib::known(domain, op_type)
+                {
+                    fails.push((
+                        AidgeStage::Import,
+                        "aidge_onnx imports it as a GenericOperator, which Aidge cannot size"
+                            .to_string(),
+                    ));
+                }
+                op
+            }
+        };
+        Ok((op, resize))
+    }
+
     /// Converts every node in file order (a valid ONNX graph is topologically sorted).
-    fn infer(&mut self, rules: ops::Rules) -> Result<()> {
+    /// `aidge_resizes`: a node Aidge's forward_dims sizes otherwise than ONNX (reading
+    /// unwritten values) takes Aidge's sizes; else ONNX's, said as where Aidge fails.
+    fn infer(&mut self, rules: ops::Rules, aidge_resizes: bool) -> Result<()> {
         for (n, node) in self.graph.node.iter().enumerate() {
             let op_type = node.op_type.as_deref().unwrap_or("");
             let name = node.name.as_deref().unwrap_or("");
@@ -594,47 +693,8 @@ impl<'g> Builder<'g> {
                 .iter()
                 .map(|d| d.map(|d| self.value(d)))
                 .collect();
-            let converted = if standard {
-                ops::convert(
-                    op_type,
-                    &Attrs(&node.attribute),
-                    &ins,
-                    node.output.len(),
-                    rules,
-                )
-            } else {
-                Err(format!(
-                    "operators of domain '{}' are not known to memplan",
-                    node.domain.as_deref().unwrap_or("")
-                ))
-            };
             let mut fails = Vec::new();
-            let mut op = match converted {
-                Ok(op) => {
-                    fails.extend(
-                        self.unwritten(n, &ins, &op)
-                            .map(|w| (AidgeStage::ForwardDims, w)),
-                    );
-                    op
-                }
-                Err(why) => {
-                    let op = self
-                        .generic(node, &ins)
-                        .map_err(|rule| fail(rule.unwrap_or(why)))?;
-                    let domain = node.domain.as_deref().unwrap_or("");
-                    if !standard
-                        || ops::SAME_SHAPE_GENERIC.contains(&op_type)
-                        || contrib::known(domain, op_type)
-                    {
-                        fails.push((
-                            AidgeStage::Import,
-                            "aidge_onnx imports it as a GenericOperator, which Aidge cannot size"
-                                .to_string(),
-                        ));
-                    }
-                    op
-                }
-            };
+            let (mut op, resize) = self.convert(n, &ins, rules, aidge_resizes, &mut fails)?;
             if matches!(op_type, "Cast" | "ArgMax") && !op.sized_by_model {
                 // Their output keeps the type aidge_onnx gives a graph output (the ONNX
                 // output's elem_type) through set_datatype.
@@ -646,6 +706,7 @@ impl<'g> Builder<'g> {
             // forward_dims cannot follow (it reads them before any kernel ran).
             let folded_in = ins.iter().flatten().any(|v| v.folded && v.values.is_some());
             if !matches!(op_type, "Shape" | "Size")
+                && resize.is_none()
                 && ins
                     .iter()
                     .zip(&op.inputs)
@@ -659,6 +720,17 @@ impl<'g> Builder<'g> {
                 &mut op,
                 &mut fails,
             );
+            // Aidge's own sizes, unless its forward_dims fails on the node for another reason.
+            let resized = match resize {
+                Some((mut aidge, why)) if !fails.iter().any(|f| f.0 == AidgeStage::ForwardDims) => {
+                    for (a, o) in aidge.outputs.iter_mut().zip(&op.outputs) {
+                        a.1 = o.1;
+                    }
+                    op = aidge;
+                    Some(why)
+                }
+                _ => None,
+            };
             for (i, dims) in &op.resized_inputs {
                 if let Some(Some(Def::Init(k))) = self.uses[n].get(*i) {
                     self.inits[*k].dims.clone_from(dims);
@@ -693,6 +765,15 @@ impl<'g> Builder<'g> {
             self.outs.push(outs);
             self.fails
                 .extend(fails.into_iter().map(|(stage, why)| (stage, n, why)));
+            self.resizes.extend(resized.map(|why| (n, why)));
+        }
+        // The scheduler's kernel lookup, once every node's types are known.
+        let identity = self.used().3;
+        for (n, op) in self.ops.iter().enumerate() {
+            let Some(op) = op else { continue };
+            if let Some(why) = self.kernel_missing(n, op, &identity) {
+                self.fails.push((AidgeStage::SchedulerKernel, n, why));
+            }
         }
         // An ONNX output that Aidge's node lacks must not be read.
         for (n, row) in self.uses.iter().enumerate() {
@@ -809,19 +890,7 @@ impl<'g> Builder<'g> {
                     .collect(),
             });
         }
-        // Producers a node's set_dataformat tags with its own format (Resize's scales).
-        for (n, op) in self.ops.iter().enumerate() {
-            let Some(op) = op else { continue };
-            let rank = self.format_rank(n, &unknown);
-            for &i in &op.formatted_inputs {
-                let p = match self.uses[n].get(i).copied().flatten() {
-                    Some(Def::Init(k)) => init_node[k],
-                    Some(Def::Node(m, 0)) if self.ops[m].is_none() => op_node[m],
-                    _ => continue,
-                };
-                nodes[p].outputs[0].data_format = tag(rank, rank);
-            }
-        }
+        self.tag_formatted(&mut nodes, &init_node, &op_node, &unknown);
         let source = |d: Def| match d {
             Def::Input(i) if identity[i] => Source::Node(id_node[i], 0),
             Def::Input(_) => Source::GraphInput,
@@ -888,11 +957,35 @@ impl<'g> Builder<'g> {
         }
         let schedule = Schedule {
             aidge_fails: self.first_failure(&nodes, &op_node),
+            aidge_resizes: self.resizes_of(&nodes, &op_node),
             nodes,
             alignment: None,
         };
         schedule.validate()?;
         Ok(schedule)
+    }
+
+    /// Tags the Producers a node's set_dataformat tags with its own format (Resize's
+    /// scales); `init_node`, `op_node`: each initializer's and ONNX node's index in `nodes`.
+    fn tag_formatted(
+        &self,
+        nodes: &mut [Node],
+        init_node: &[usize],
+        op_node: &[usize],
+        unknown: &[bool],
+    ) {
+        for (n, op) in self.ops.iter().enumerate() {
+            let Some(op) = op else { continue };
+            let rank = self.format_rank(n, unknown);
+            for &i in &op.formatted_inputs {
+                let p = match self.uses[n].get(i).copied().flatten() {
+                    Some(Def::Init(k)) => init_node[k],
+                    Some(Def::Node(m, 0)) if self.ops[m].is_none() => op_node[m],
+                    _ => continue,
+                };
+                nodes[p].outputs[0].data_format = tag(rank, rank);
+            }
+        }
     }
 
     /// Where Aidge fails first: the earliest stage, at its first node in file order
@@ -907,6 +1000,18 @@ impl<'g> Builder<'g> {
                 kind: nodes[op_node[*n]].kind.clone(),
                 why: why.clone(),
             })
+    }
+
+    /// The nodes Aidge sizes otherwise than ONNX, as the schedule names them.
+    fn resizes_of(&self, nodes: &[Node], op_node: &[usize]) -> Vec<AidgeResize> {
+        self.resizes
+            .iter()
+            .map(|(n, why)| AidgeResize {
+                node: nodes[op_node[*n]].name.clone(),
+                kind: nodes[op_node[*n]].kind.clone(),
+                why: why.clone(),
+            })
+            .collect()
     }
 
     fn graph_outputs(&self) -> Vec<Option<Def>> {
