@@ -249,12 +249,15 @@ fn bad_models_get_clear_messages() {
         celu.inputs[0].required_protected,
         celu.inputs[0].required_data
     );
-    // Converted to memplan JSON (what the page opens), the file still warns, naming it.
+    // Converted to memplan JSON (what the page opens), the file still warns, naming it:
+    // aidge_onnx has no Celu converter, so Aidge's import is where it fails.
     let json = formats::memplan_json::write(&formats::Document::of_schedule(s.clone()));
     let doc = formats::load("generic_op.memplan.json", json.as_bytes()).unwrap();
     let want = format!(
-        "1 node(s) sized from the model, not from Aidge's kernels (Aidge 0.10.1 cannot size \
-         them): '{}' (Celu). {}",
+        "Aidge 0.10.1 cannot run this model: aidge_onnx's import fails at node '{0}' (Celu): \
+         aidge_onnx imports it as a GenericOperator, which Aidge cannot size. 1 node(s) sized \
+         from the model, not from Aidge's kernels (Aidge 0.10.1 cannot size them): '{0}' \
+         (Celu). {1}",
         celu.name,
         memplan::schedule::AIDGE_CANNOT
     );
@@ -532,7 +535,10 @@ fn gunzipped(path: &str) -> Vec<u8> {
 /// - the scheduler looks each kernel up by its inputs' and outputs' data types
 ///   (formats/onnx/kernels.rs, the wheel's registrar): T5's Add of a Cast to int64 and
 ///   a float32 Producer, DeBERTa-v2's Where whose condition, a bool initializer, became
-///   float32 ("missing or invalid registrar key").
+///   float32 ("missing or invalid registrar key");
+/// - aidge_onnx has no converter for the operator (formats/onnx/converters.rs, the
+///   wheel's registry) and imports it as a GenericOperator: the IsNaN that torch's
+///   dynamo exporter writes in a transformer's attention mask (LLaMA).
 ///
 /// The CLI's first line and the page's notice say the stage and the node first, then
 /// label the plan memplan's sizing.
@@ -578,6 +584,7 @@ fn where_aidge_fails_is_said_first_stage_and_node() {
             "Expand",
         ),
         ("families/opt", Import, "m_decoder_CumSum", "CumSum"),
+        ("families/dynamo/llama", Import, "node_IsNaN_220", "IsNaN"),
     ] {
         let bytes = gunzipped(path);
         let doc = formats::load("m.onnx", &bytes).unwrap();
@@ -612,6 +619,7 @@ fn where_aidge_fails_is_said_first_stage_and_node() {
     for path in [
         "families/whisper_tiny",
         "families/poolformer",
+        "families/dynamo/levit",
         "corpus/mnasnet1_0",
     ] {
         let doc = formats::load("m.onnx", &gunzipped(path)).unwrap();

@@ -1,6 +1,9 @@
 """Writes src/formats/onnx/kernels.rs: the input and output data types of every kernel
 aidge_backend_cpu 0.10.1 registers, per Aidge operator type, as the wheel lists them
-(`node.get_operator().get_impl().get_available_impl_specs()`).
+(`node.get_operator().get_impl().get_available_impl_specs()`); and
+src/formats/onnx/converters.rs: the ONNX operators aidge_onnx 0.10.1 has a converter for
+(`aidge_onnx.node_import.ONNX_NODE_CONVERTER_`), any other being imported as a
+GenericOperator, which memplan says is where Aidge fails (the import stage).
 
 Aidge's SequentialScheduler looks each node's kernel up by the data types of all its
 inputs (its "registrar key"); when no kernel takes them it fails ("missing or invalid
@@ -9,7 +12,7 @@ which node of a model Aidge cannot schedule. Operators whose constructor needs a
 (convolutions, poolings, ...) take float32 inputs only in what memplan reads, and stay out.
 
 Usage: .venv/bin/python tests/parity/kernels_diff.py [--write]   (checks that the
-committed file is the wheel's, as CI does through run.py; --write rewrites it)
+committed files are the wheels', as CI does through run.py; --write rewrites them)
 """
 
 import pathlib
@@ -20,6 +23,7 @@ import aidge_core
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "src" / "formats" / "onnx" / "kernels.rs"
+CONVERTERS = ROOT / "src" / "formats" / "onnx" / "converters.rs"
 
 
 def specs():
@@ -65,15 +69,41 @@ pub const KERNELS: &[(&str, &[&str])] = &[
 """
 
 
+def converters():
+    from aidge_onnx.node_import import ONNX_NODE_CONVERTER_
+    rows = "\n".join(f'    "{k}",' for k in sorted(ONNX_NODE_CONVERTER_))
+    return f"""//! The ONNX operators aidge_onnx 0.10.1 has a converter for, as its registry keys them
+//! (lower case; written by tests/parity/kernels_diff.py --write from the wheel's
+//! `aidge_onnx.node_import.ONNX_NODE_CONVERTER_`; do not edit). aidge_onnx imports any
+//! other operator as a GenericOperator, which Aidge cannot size.
+
+/// The lower-case ONNX operator names aidge_onnx converts.
+#[rustfmt::skip]
+pub const CONVERTERS: &[&str] = &[
+{rows}
+];
+
+/// Whether aidge_onnx has a converter for ONNX operator `op_type`.
+pub fn has(op_type: &str) -> bool {{
+    CONVERTERS.contains(&op_type.to_ascii_lowercase().as_str())
+}}
+"""
+
+
 def main(argv):
-    text = rust(specs())
+    files = [(OUT, rust(specs()), "the wheel's registrar"),
+             (CONVERTERS, converters(), "aidge_onnx's converters")]
     if argv[1:] != ["--write"]:
-        same = OUT.read_text() == text
-        print("kernels.rs " + ("equals the wheel's registrar" if same else "DIFFERS from the wheel's"))
-        print(f"{int(same)} passed, {int(not same)} failed")
-        return 0 if same else 1
-    OUT.write_text(text)
-    print(f"wrote {OUT}")
+        failed = 0
+        for path, text, what in files:
+            same = path.read_text() == text
+            failed += not same
+            print(f"{path.name} " + (f"equals {what}" if same else f"DIFFERS from {what}"))
+        print(f"{len(files) - failed} passed, {failed} failed")
+        return 1 if failed else 0
+    for path, text, _ in files:
+        path.write_text(text)
+        print(f"wrote {path}")
     return 0
 
 

@@ -72,8 +72,8 @@ for gz in sorted(CORPUS.glob("*.onnx.gz")):
 # The families of tests/parity/onnx_families.py (models of families the corpus does not
 # hold, small enough that CI checks them all: about 9 s).
 FAMILIES = ROOT / "tests" / "data" / "onnx" / "families"
-for gz in sorted(FAMILIES.glob("*.onnx.gz")):
-    MODELS["families/" + gz.name[:-len(".onnx.gz")]] = (gz, None, [])
+for gz in sorted(FAMILIES.glob("*.onnx.gz")) + sorted(FAMILIES.glob("dynamo/*.onnx.gz")):
+    MODELS["families/" + str(gz.relative_to(FAMILIES))[:-len(".onnx.gz")]] = (gz, None, [])
 # The models of tests/data/onnx/contrib (tests/parity/onnx_contrib.py): onnxruntime's
 # contrib operators, which aidge_onnx imports as GenericOperators. Their sizes are
 # onnxruntime's (its run, checked by tests/onnx.rs); here, that Aidge cannot run them and

@@ -7,13 +7,15 @@ weight-free as the corpus is (onnx_corpus.weight_free). Each is small (hidden si
 against Aidge 0.10.1 within CI's budget.
 
 The models named `*_dynamo` are exported by torch's dynamo exporter instead (opset 18,
-its graph optimizer off).
+its graph optimizer off). With `--dynamo`, every model (but those) is written to
+tests/data/onnx/families/dynamo as torch's default exporter writes it (dynamo, opset 18,
+its optimizer on): llama and qwen2 export only so.
 
 Run outside CI, in a venv of its own (pinned versions of this run):
     python3 -m venv /tmp/tv && /tmp/tv/bin/pip install torch==2.15.0 \
         transformers==5.25.0 onnx==1.23.2 onnxscript==0.7.2
-    nice /tmp/tv/bin/python tests/parity/onnx_families.py [NAME ...]
-Writes tests/data/onnx/families/NAME.onnx.gz; the list of what each is, and what Aidge
+    nice /tmp/tv/bin/python tests/parity/onnx_families.py [--dynamo] [NAME ...]
+Writes tests/data/onnx/families/[dynamo/]NAME.onnx.gz; the list of what each is, and what Aidge
 0.10.1 does with it, is tests/data/onnx/families/README.md.
 """
 
@@ -188,14 +190,20 @@ MODELS = {
 }
 
 
-def export(name):
+def export(name, dynamo=False):
+    """Writes model `name`; `dynamo`: as torch's default exporter writes it (dynamo,
+    opset 18, its optimizer on), to OUT/dynamo."""
     torch.manual_seed(0)
     model, args = MODELS[name]()
     model.eval()
     with torch.no_grad():
         for p in model.parameters():
             p.normal_(0.0, 0.02)
-    if name.endswith("_dynamo"):
+    if dynamo:
+        program = torch.onnx.export(model, args, opset_version=18, input_names=["input"],
+                                    dynamo=True)
+        m = weight_free(program.model_proto)
+    elif name.endswith("_dynamo"):
         # torch's dynamo exporter as it writes the graph, its optimizer off: the
         # ReduceMean's axes stay computed (onnxscript's Reshape of a constant dim),
         # which Aidge's forward_dims reads before any kernel ran (issue #35's RMSNorm).
@@ -208,16 +216,20 @@ def export(name):
                           input_names=["input"], dynamo=False)
         m = weight_free(onnx.load_from_string(buf.getvalue()))
     data = m.SerializeToString()
-    with gzip.GzipFile(OUT / f"{name}.onnx.gz", "wb", mtime=0) as f:
+    out = OUT / "dynamo" if dynamo else OUT
+    out.mkdir(parents=True, exist_ok=True)
+    with gzip.GzipFile(out / f"{name}.onnx.gz", "wb", mtime=0) as f:
         f.write(data)
     return len(data)
 
 
 def main(argv):
-    OUT.mkdir(parents=True, exist_ok=True)
-    for name in argv[1:] or list(MODELS):
+    dynamo = "--dynamo" in argv
+    names = [a for a in argv[1:] if a != "--dynamo"] or \
+        [m for m in MODELS if not (dynamo and m.endswith("_dynamo"))]
+    for name in names:
         try:
-            print(f"{name}: {export(name)} bytes", flush=True)
+            print(f"{name}: {export(name, dynamo)} bytes", flush=True)
         except Exception as e:  # a family torch cannot export is reported, not fatal
             print(f"FAIL {name}: {type(e).__name__}: {str(e)[:200]}", flush=True)
 

@@ -17,6 +17,7 @@
 
 mod aidge_op;
 mod contrib;
+mod converters;
 mod graph;
 mod kernels;
 mod ops;
@@ -653,11 +654,10 @@ impl<'g> Builder<'g> {
                 let op = self
                     .generic(node, ins)
                     .map_err(|rule| fail(rule.unwrap_or(why)))?;
+                // Imported as a GenericOperator: an operator aidge_onnx has no converter
+                // for (aidge_onnx looks converters up by name alone, whatever the domain).
                 let domain = node.domain.as_deref().unwrap_or("");
-                if !standard
-                    || ops::SAME_SHAPE_GENERIC.contains(&op_type)
-                    || contrib::known(domain, op_type)
-                {
+                if !converters::has(op_type) || contrib::known(domain, op_type) {
                     fails.push((
                         AidgeStage::Import,
                         "aidge_onnx imports it as a GenericOperator, which Aidge cannot size"

@@ -358,4 +358,19 @@ mod tests {
         );
         assert!(broadcast(&[2, 3], &[3, 2]).is_err());
     }
+
+    /// memplan's rows agree with aidge_onnx's registry (super::converters, the wheel's):
+    /// an operator memplan converts to an Aidge type has a converter there, and the
+    /// operators memplan opens as GenericOperators have none.
+    #[test]
+    fn rows_agree_with_aidge_onnxs_converters() {
+        for (onnx, aidge) in OPS {
+            if *aidge != "GenericOperator" {
+                assert!(super::super::converters::has(onnx), "{onnx}");
+            }
+        }
+        for onnx in SAME_SHAPE_GENERIC.iter().chain(RULE_GENERIC) {
+            assert!(!super::super::converters::has(onnx), "{onnx}");
+        }
+    }
 }
