@@ -537,8 +537,8 @@ fn gunzipped(path: &str) -> Vec<u8> {
 ///   a float32 Producer, DeBERTa-v2's Where whose condition, a bool initializer, became
 ///   float32 ("missing or invalid registrar key");
 /// - aidge_onnx has no converter for the operator (formats/onnx/converters.rs, the
-///   wheel's registry) and imports it as a GenericOperator: the IsNaN that torch's
-///   dynamo exporter writes in a transformer's attention mask (LLaMA).
+///   wheel's registry) and imports it as a GenericOperator: the IsNaN → Where that
+///   torch's dynamo exporter writes after LLaMA's attention Softmax.
 ///
 /// The CLI's first line and the page's notice say the stage and the node first, then
 /// label the plan memplan's sizing.
