@@ -26,7 +26,10 @@ impl Short<'_> {
     /// `layer1_0_conv1`); without a trailing operator type (`_Conv`, `/Relu6`: the
     /// colour and the tooltip tell it); then, as the room shrinks, its head and its
     /// last token (`layer1_0…conv1`), its head (`block_1_ex…`, at least [`MIN_HEAD`]
-    /// characters), and last its writer's operator type (`Conv2D`).
+    /// characters), and last its writer's operator type (`Conv2D`). A short form is
+    /// never a bare index: a step that would leave no letter is skipped
+    /// (`m_layers_0_Add` of a transformer, whose shared start is `m_layers_`, reads
+    /// `0_Add`, not `0`; one layer's `Add` from another's).
     pub(super) fn fit(
         &self,
         name: &str,
@@ -47,14 +50,18 @@ impl Short<'_> {
             .unwrap_or(name);
         // The shared start goes before repeats collapse (which would change it).
         let first = match first.strip_prefix(self.prefix) {
-            Some(rest) if !self.prefix.is_empty() && !rest.is_empty() => rest,
+            Some(rest) if !self.prefix.is_empty() && meaningful(rest) => rest,
             _ => first,
         };
         let mut short = collapse_repeats(first);
         let steps: [&dyn Fn(&str) -> String; 2] =
             [&|s| s.to_owned(), &|s| without_kind(s).to_owned()];
         for step in steps {
-            short = step(&short);
+            let next = step(&short);
+            if !meaningful(&next) && meaningful(&short) {
+                continue;
+            }
+            short = next;
             if let Some(w) = fits(&short) {
                 return Some((short, w));
             }
@@ -98,6 +105,12 @@ impl Short<'_> {
             .filter(|_| !kind.is_empty())
             .map(|w| (kind.to_owned(), w))
     }
+}
+
+/// Whether a short form says something: a letter in it (`0`, `12` of a name whose
+/// letters were its shared start and operator type say nothing).
+fn meaningful(short: &str) -> bool {
+    short.chars().any(char::is_alphabetic)
 }
 
 /// Fewer characters of a name's head than this say nothing: its head and last token,
@@ -221,6 +234,31 @@ mod tests {
         assert_eq!(without_kind("layer1_0_conv1_Conv"), "layer1_0_conv1");
         assert_eq!(without_kind("block0_fc1_add"), "block0_fc1_add");
         assert_eq!(without_kind("Conv"), "Conv");
+    }
+
+    /// Issue #50, item 3: a transformer's labels shrank to "0"…"11" (`m_layers_0_Add`:
+    /// the shared start `m_layers_` and the operator type left the index alone).
+    #[test]
+    fn a_short_form_is_never_a_bare_index() {
+        use super::Short;
+        use crate::scene::paint::RecordingPainter;
+        let short = Short {
+            prefix: "m_layers_",
+            kind: "Add",
+        };
+        let mut p = RecordingPainter::new();
+        for room in (10..200).step_by(5) {
+            for name in ["m_layers_0_Add", "m_layers_11_Add", "m_layers_3"] {
+                if let Some((text, _)) = short.fit(name, f64::from(room), 11.0, &mut p) {
+                    assert!(
+                        text.chars().any(char::is_alphabetic),
+                        "{name} in {room} px: {text:?}"
+                    );
+                }
+            }
+        }
+        let wide = short.fit("m_layers_0_Add", 1e9, 11.0, &mut p).unwrap().0;
+        assert_eq!(wide, "m_layers_0_Add");
     }
 
     #[test]
