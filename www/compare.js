@@ -11,6 +11,13 @@ import { bindGestures, el, frameLoop } from './memplan-ui.js';
 
 const $ = (id) => document.getElementById(id);
 
+/** `[[type, count]…]` as `12 add, 12 matmul, 2 more types (3)`: the first few, most first. */
+function kinds(list) {
+  const shown = list.slice(0, 6).map(([k, n]) => `${n} ${k}`).join(', ');
+  const rest = list.slice(6);
+  return rest.length ? `${shown}, ${rest.reduce((t, [, n]) => t + n, 0)} of ${rest.length} more types` : shown;
+}
+
 /** `theme()` is the page's theme drawn (`light` or `dark`); `onClose()` runs when the view closes. */
 export function setupCompare({ viewer, theme, onClose }) {
   const section = $('compare');
@@ -88,6 +95,9 @@ export function setupCompare({ viewer, theme, onClose }) {
       ['Peak A', s.peak_a], ['Peak B', s.peak_b], ['Peak B − A', s.peak_delta],
       [`${s.bound_name_a} A`, s.lower_bound_a], [`${s.bound_name_b} B`, s.lower_bound_b],
       ['Buffers', `${s.matched} matched, ${s.matched - s.unchanged} changed, ${s.only_a} only in A, ${s.only_b} only in B`],
+      // What the unpaired buffers were, by operator type (a fusion's removed intermediates).
+      ...[['Only in A', s.only_a_kinds], ['Only in B', s.only_b_kinds]].filter(([, k]) => k.length)
+        .map(([label, k]) => [label, kinds(k)]),
     ];
     for (const [k, v] of rows) {
       const dd = el('dd', v);

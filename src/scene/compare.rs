@@ -106,6 +106,11 @@ pub struct Comparison {
     pub unchanged: usize,
     pub only_a: usize,
     pub only_b: usize,
+    /// What the buffers only in A, and only in B, were: their count per operator type
+    /// ([`operator_of`]), most first (a fused graph's compare says the fusion removed
+    /// twelve GeLUs' intermediates, not only "49 only in A").
+    pub only_a_kinds: Vec<(String, usize)>,
+    pub only_b_kinds: Vec<(String, usize)>,
     /// The changed buffers, largest move first, at most `max_rows`.
     pub rows: Vec<Row>,
     pub rows_omitted: usize,
@@ -256,8 +261,10 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         paired_a[i] = true;
     }
     let mut only_a = 0;
+    let mut kinds_a: Vec<String> = Vec::new();
     for i in left_a.into_iter().filter(|&i| !paired_a[i]) {
         only_a += 1;
+        kinds_a.push(operator_of(a, i));
         let r = row(
             a.name(i).into_owned(),
             Some((i, side(a, i))),
@@ -291,8 +298,10 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         rows.push((delta.unsigned_abs(), r));
     }
     let mut only_b = 0;
+    let mut kinds_b: Vec<String> = Vec::new();
     for j in rest {
         only_b += 1;
+        kinds_b.push(operator_of(b, j));
         let (_, size_b) = side(b, j);
         let r = row(
             b.name(j).into_owned(),
@@ -328,11 +337,46 @@ pub fn compare(a: &Chart, b: &Chart, max_rows: usize) -> Comparison {
         unchanged,
         only_a,
         only_b,
+        only_a_kinds: counted(kinds_a),
+        only_b_kinds: counted(kinds_b),
         rows: rows.into_iter().map(|r| r.1).collect(),
         rows_omitted,
         changed,
         pairs,
     }
+}
+
+/// The operator type of plane `i`'s writer: the step's type where the file says it
+/// (an ONNX model, a JSON export), else the last token of its name with a letter in it
+/// (an Aidge log names nodes only: `block0_fc1_matmul` → `matmul`, `Mul_1` → `Mul`), else
+/// `unnamed`.
+fn operator_of(chart: &Chart, i: usize) -> String {
+    let plan = chart.plan();
+    let kind = plan
+        .planes
+        .get(i)
+        .and_then(|p| plan.steps.get(p.node))
+        .map_or("", |s| s.kind.trim());
+    if !kind.is_empty() {
+        return kind.to_owned();
+    }
+    let name = chart.name(i);
+    let node = name.split(['#', ' ']).next().unwrap_or("");
+    node.rsplit(crate::scene::chart::SEPARATORS)
+        .find(|t| t.chars().any(char::is_alphabetic))
+        .filter(|_| !node.is_empty())
+        .map_or_else(|| "unnamed".to_owned(), str::to_owned)
+}
+
+/// `(value, count)` of `items`, most first, then by value.
+fn counted(items: Vec<String>) -> Vec<(String, usize)> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for k in items {
+        *counts.entry(k).or_default() += 1;
+    }
+    let mut out: Vec<(String, usize)> = counts.into_iter().collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
 }
 
 /// Both charts on one scale: the longer horizon, and for each lane index the larger
@@ -419,6 +463,7 @@ mod tests {
         assert_eq!(dup.delta.as_deref(), Some("\u{2212}8"));
         assert_eq!(find("x", "moved").unwrap().delta.as_deref(), Some("+4"));
         assert!(find("gone", "only in A").is_some());
+        assert_eq!(c.only_a_kinds, [("gone".to_owned(), 1)], "by the name's last word");
         assert_eq!(
             find("new", "only in B").unwrap().size_b.as_deref(),
             Some("16")
