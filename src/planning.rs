@@ -234,12 +234,14 @@ pub struct PlanReport {
     pub strategy_used: String,
     pub peak: String,
     /// The bound of [`PlanReport::bound_scope`]: the most bytes live at once in this
-    /// plan's buffers or spaces (`stats`).
+    /// plan's buffers or spaces (`stats`), or on a schedule the lowest such bound over
+    /// every layout memplan makes of it ([`BoundScope::Layouts`]).
     pub lower_bound: String,
     /// What `lower_bound` bounds: every plan memplan can make of the file
-    /// (`placements`), or only the placements of this plan's layout (`layout`: a
-    /// schedule, whose other layouts — Aidge's other drivers, wrap-around, branch
-    /// orders — `best` tries and can find lower).
+    /// (`placements`), every plan it makes of a schedule (`layouts`: over Aidge's
+    /// drivers, wrap-around, optimize and branch orders, the layouts `best` tries), or,
+    /// when those layouts could not all be made in time (or in the page's first
+    /// module), only the placements of this plan's layout (`layout`).
     pub bound_scope: BoundScope,
     /// For `best` on a schedule that made every layout it tries: the lowest of their
     /// bounds, below which no plan memplan makes of this schedule goes. Digits.
@@ -268,6 +270,17 @@ pub struct PlanReport {
     /// file's schedule: the plan holds only for that order, which the plan's steps
     /// and the written schedule give. Said in the page's report and on the CLI's stderr.
     pub order: Option<String>,
+}
+
+impl PlanReport {
+    /// The bound over every layout of a schedule ([`BoundScope::Layouts`]), which the
+    /// chart, the panel and `stats` show in place of the plan's own (`Chart::with_floor`).
+    pub fn floor(&self) -> Option<u64> {
+        match self.bound_scope {
+            BoundScope::Layouts => self.lower_bound.parse().ok(),
+            _ => None,
+        }
+    }
 }
 
 /// An Aidge log re-planned: its spaces move as blocks, what is inside them stays as
@@ -309,6 +322,9 @@ pub enum BoundScope {
     /// Every plan memplan can make of the file: its buffers, or its spaces as the file
     /// lays them out (a plan without its schedule), are all there is to place.
     Placements,
+    /// Every plan memplan makes of a schedule: the lowest bound of every layout `best`
+    /// makes (`configs::layouts_floor`), so no re-plan goes under it.
+    Layouts,
     /// The placements of this plan's layout only: the file holds a schedule, and
     /// another layout of it (another driver, wrap-around, optimize, branch order) can
     /// need fewer bytes.
@@ -319,7 +335,7 @@ impl BoundScope {
     /// The bound's name in every face: "lower bound" or "layout bound".
     pub fn name(self) -> &'static str {
         match self {
-            BoundScope::Placements => "lower bound",
+            BoundScope::Placements | BoundScope::Layouts => "lower bound",
             BoundScope::Layout => "layout bound",
         }
     }
@@ -345,7 +361,16 @@ pub struct Session {
     /// The schedule in the order the last plan runs its nodes, when `best` ran the
     /// parallel branches in another order than the document's.
     reordered: Option<crate::schedule::Schedule>,
+    /// The bound over every layout of the schedule ([`BoundScope::Layouts`]) per
+    /// driver options and `keep_order` it was computed for (`None`: not all layouts
+    /// were made in time).
+    floors: Vec<(DriverOptions, bool, Option<u64>)>,
 }
+
+/// How long making every layout of a schedule may take for its bound
+/// ([`BoundScope::Layouts`]) when no `best` made them: DenseNet-121's plans take about
+/// a second on a loaded machine.
+pub const FLOOR_MS: u64 = 2_000;
 
 impl Session {
     /// Reads a file (any format `formats::load` reads).
@@ -360,6 +385,7 @@ impl Session {
             doc,
             loaded: None,
             reordered: None,
+            floors: Vec::new(),
         }
     }
 
@@ -376,6 +402,7 @@ impl Session {
             doc: formats::load_pair(name, bytes, companion_name, companion_bytes)?,
             loaded: None,
             reordered: None,
+            floors: Vec::new(),
         })
     }
 
@@ -404,6 +431,7 @@ impl Session {
         self.doc = doc;
         self.loaded = None;
         self.reordered = None;
+        self.floors.clear();
         Ok(())
     }
 
@@ -470,8 +498,39 @@ impl Session {
         // The plan holds only in its own order when best chose another (or the file's
         // plan already said so).
         plan.reordered |= reordered.is_some();
-        let scope = bound_scope(doc);
-        let mut report = report(asked, &plan, &timer, capacity, scope, layouts_bound);
+        // On a schedule, the bound is the one over every layout (best's, when it made
+        // them all; else made here, once per options): never one a re-plan goes under.
+        let floor = match &doc.schedule {
+            Some(schedule) => {
+                let keep = request.keep_order;
+                let cached = self.floors.iter().find(|f| f.0 == opts && f.1 == keep);
+                let floor = match (layouts_bound, cached, route.strategy()) {
+                    (Some(b), _, _) => Some(b),
+                    (None, Some(f), _) => f.2,
+                    // A best that could not make every layout in its budget: no time
+                    // for them here either.
+                    (None, None, Some(Strategy::Best)) => None,
+                    (None, None, _) => strategy_step::layouts_floor(
+                        &plan,
+                        schedule,
+                        &opts,
+                        keep,
+                        &request.budget,
+                    ),
+                };
+                if floor.is_some() || route.strategy() != Some(Strategy::Best) {
+                    self.floors.retain(|f| !(f.0 == opts && f.1 == keep));
+                    self.floors.push((opts.clone(), keep, floor));
+                }
+                floor
+            }
+            None => None,
+        };
+        let scope = match floor {
+            Some(_) => BoundScope::Layouts,
+            None => bound_scope(doc),
+        };
+        let mut report = report(asked, &plan, &timer, capacity, scope, layouts_bound, floor);
         if let (Some(s), None, Format::AidgeLog(_)) = (route.strategy(), &doc.schedule, &doc.format)
         {
             report.limits = Some(log_limits(wrapped, s));
@@ -559,6 +618,16 @@ mod strategy_step {
         };
         configs::replan_schedule(plan, schedule, opts, s, budget, keep_order)
     }
+
+    pub(super) fn layouts_floor(
+        plan: &Plan,
+        schedule: &crate::schedule::Schedule,
+        opts: &DriverOptions,
+        keep_order: bool,
+        budget: &Budget,
+    ) -> Option<u64> {
+        configs::layouts_floor(plan, schedule, opts, keep_order, FLOOR_MS, budget)
+    }
 }
 
 #[cfg(feature = "lite")]
@@ -587,10 +656,24 @@ mod strategy_step {
     ) -> Result<Moved> {
         Err(absent(s))
     }
+
+    /// The first module does not make the other layouts: its plans keep their
+    /// layout's bound, and the page asks the whole crate's module for the rest.
+    pub(super) fn layouts_floor(
+        _: &Plan,
+        _: &crate::schedule::Schedule,
+        _: &DriverOptions,
+        _: bool,
+        _: &Budget,
+    ) -> Option<u64> {
+        None
+    }
 }
 
 /// The report of a plan made (or kept) as a whole since `timer` started, its bound
-/// of `scope` (and, for `best` on a schedule, the bound over every layout it made).
+/// of `scope`: `floor`, the bound over every layout of a schedule, when known
+/// ([`BoundScope::Layouts`]); and, for `best` on a schedule, the bound over every
+/// layout it made.
 fn report(
     asked: &str,
     plan: &Plan,
@@ -598,13 +681,15 @@ fn report(
     capacity: Option<String>,
     scope: BoundScope,
     layouts_bound: Option<u64>,
+    floor: Option<u64>,
 ) -> PlanReport {
-    let (s, at_bound) = bounds(plan);
+    let (s, at_bound) = bounds(plan, floor);
     let proven_optimal = match scope {
         BoundScope::Placements => at_bound,
         // One component: the layouts' bound is the component's. A plan at it is
-        // valid (`bounds` checked it when at its own bound, which it then is too).
-        BoundScope::Layout => s.components.len() == 1 && layouts_bound == Some(s.peak) && at_bound,
+        // valid (`bounds` checked it when at its bound).
+        BoundScope::Layouts => s.components.len() == 1 && at_bound,
+        BoundScope::Layout => false,
     };
     PlanReport {
         strategy: asked.into(),
@@ -621,6 +706,18 @@ fn report(
         capacity,
         limits: None,
         order: None,
+    }
+}
+
+/// The stats every face shows of `plan` with its `report` ([`Session::plan`]'s): on a
+/// schedule, their bounds are the one over every layout ([`BoundScope::Layouts`]), so
+/// the chart's line, the panel, `memplan stats` and its JSON show the bound the report
+/// states, not one a re-plan goes under.
+pub fn stats(plan: &Plan, report: &PlanReport) -> stats::Stats {
+    let s = stats::stats(plan);
+    match report.floor() {
+        Some(floor) => s.floored(floor),
+        None => s,
     }
 }
 
@@ -666,12 +763,17 @@ fn load_once<'a>(slot: &'a mut Option<Plan>, doc: &Document, name: &str) -> Resu
     Ok(slot.insert(plan))
 }
 
-/// The stats of `plan` and whether every component sits at its lower bound (which
-/// proves no placement of these spaces is smaller: live spaces cannot overlap).
-/// A broken plan (overlapping live spaces) can reach its bound by overlapping, so
-/// the proof also needs the checker's word; it only runs when the bound is reached.
-fn bounds(plan: &Plan) -> (stats::Stats, bool) {
+/// The stats of `plan` (its bounds lowered to `floor`, [`stats::Stats::floored`]) and
+/// whether every component sits at its lower bound (which proves no placement of these
+/// spaces is smaller: live spaces cannot overlap). A broken plan (overlapping live
+/// spaces) can reach its bound by overlapping, so the proof also needs the checker's
+/// word; it only runs when the bound is reached.
+fn bounds(plan: &Plan, floor: Option<u64>) -> (stats::Stats, bool) {
     let s = stats::stats(plan);
+    let s = match floor {
+        Some(f) => s.floored(f),
+        None => s,
+    };
     let at_bound = s.components.iter().all(|c| c.peak == c.lower_bound);
     let proven = at_bound && check::check(plan).is_valid();
     (s, proven)

@@ -101,11 +101,15 @@ fn svg(
     height: u32,
 ) -> PyResult<String> {
     let doc = formats::load(name, &contents(text)?).map_err(value_error)?;
-    let plan = planning::resolve(&doc).map_err(|e| value_error(e.in_file(name)))?;
-    let mut chart = Chart::new(plan);
-    if planning::bound_scope(&doc) == planning::BoundScope::Layout {
-        chart = chart.with_layout_bound();
-    }
+    let (plan, report) = Session::of(name, doc)
+        .as_loaded()
+        .map_err(value_error)?;
+    // The bound its report states (over every layout, on a schedule), as the page draws it.
+    let chart = match (report.bound_scope, report.floor()) {
+        (planning::BoundScope::Layout, _) => Chart::new(plan).with_layout_bound(),
+        (_, Some(floor)) => Chart::new(plan).with_floor(floor),
+        _ => Chart::new(plan),
+    };
     let view = View::fit(
         &chart,
         f64::from(width.max(100)),

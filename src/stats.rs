@@ -232,6 +232,26 @@ pub fn stats(plan: &Plan) -> Stats {
     }
 }
 
+impl Stats {
+    /// These stats with their bounds lowered to `floor`, a bound over more plans than
+    /// this one's layout (`planning::BoundScope::Layouts`: the lowest bound of every
+    /// layout memplan makes of a schedule, which `best` can reach below this plan's
+    /// own). A component's bound becomes the lower of its own and `floor`, and the
+    /// efficiency is measured against it: a bound that `best` beats is no floor.
+    pub fn floored(mut self, floor: Bytes) -> Stats {
+        for c in &mut self.components {
+            c.lower_bound = c.lower_bound.min(floor);
+        }
+        self.lower_bound = self.lower_bound.min(floor);
+        self.efficiency = if self.peak == 0 {
+            1.0
+        } else {
+            self.lower_bound as f64 / self.peak as f64
+        };
+        self
+    }
+}
+
 /// Spaces of a component holding data at clock `t`, most live bytes first, each with
 /// its live bytes then and its planes live then.
 pub fn live_at(plan: &Plan, component: usize, t: Clock) -> Vec<LiveSpace> {

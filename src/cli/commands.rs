@@ -84,11 +84,12 @@ fn write_out(path: &Path, text: &str) -> Result<()> {
 
 pub(super) fn stats(a: StatsArgs) -> Result<u8> {
     let doc = read(&a.file, &a.dims)?;
-    let plan = resolve(&a.file, &doc)?;
-    let s = crate::stats::stats(&plan);
-    // What the bound bounds: a schedule's plan is one layout of it, which another
-    // layout (`memplan plan --strategy best`) can beat.
-    let scope = planning::bound_scope(&doc);
+    // The plan as loaded and the bound its report states: on a schedule, the bound over
+    // every layout memplan makes of it (what `--strategy best` cannot go under).
+    let mut session = planning::Session::of(&display(&a.file), doc.clone());
+    let (plan, report) = session.as_loaded()?;
+    let s = planning::stats(&plan, &report);
+    let scope = report.bound_scope;
     if a.json {
         let mut value = serde_json::to_value(&s).map_err(|e| Error::whole(e.to_string()))?;
         if let Some(obj) = value.as_object_mut() {
@@ -109,6 +110,13 @@ pub(super) fn stats(a: StatsArgs) -> Result<u8> {
     line(&words.peak.to_lowercase(), format!("{} bytes", s.peak));
     match scope {
         planning::BoundScope::Placements => line("lower bound", format!("{} bytes", s.lower_bound)),
+        planning::BoundScope::Layouts => line(
+            "lower bound",
+            format!(
+                "{} bytes (over every layout memplan makes of the schedule)",
+                s.lower_bound
+            ),
+        ),
         planning::BoundScope::Layout => line(
             "layout bound",
             format!(
@@ -143,13 +151,21 @@ pub(super) fn stats(a: StatsArgs) -> Result<u8> {
         } else {
             String::new()
         };
+        // Over every layout, the bound is not this plan's live bytes at one clock: say both.
+        let live = match scope {
+            planning::BoundScope::Layouts => format!(
+                "{} {} B; this layout's most live {} B",
+                scope.name(),
+                c.lower_bound,
+                c.live_at_peak.iter().map(|l| l.size).sum::<u64>()
+            ),
+            _ => format!("{} {} B", scope.name(), c.lower_bound),
+        };
         println!(
-            "{}: {} {} B, {} {} B at clock {t}: {}{more}",
+            "{}: {} {} B, {live} at clock {t}: {}{more}",
             c.name,
             words.peak.to_lowercase(),
             c.peak,
-            scope.name(),
-            c.lower_bound,
             top.join(", ")
         );
     }

@@ -71,17 +71,20 @@ pub fn render(a: RenderArgs) -> Result<u8> {
     let theme = Theme::from_name(&a.theme)
         .ok_or_else(|| Error::whole(format!("--theme `{}`: expected light or dark", a.theme)))?;
     let doc = super::commands::read(&a.file, &a.dims)?;
-    let plan = super::commands::resolve(&a.file, &doc)?;
+    let name = a.file.display().to_string();
+    let (plan, report) = crate::planning::Session::of(&name, doc.clone()).as_loaded()?;
     // In the words of the file's format, as the page draws it.
     let mut chart = Chart::new(plan).with_words(doc.words());
     // A buffer list's capacity (MiniMalloc's file names) drawn as the page draws it.
     if let Some(capacity) = doc.buffers.as_ref().and_then(|b| b.capacity) {
         chart = chart.with_capacity(0, capacity);
     }
-    // The bound named for what it is, as the page names it.
-    if crate::planning::bound_scope(&doc) == crate::planning::BoundScope::Layout {
-        chart = chart.with_layout_bound();
-    }
+    // The bound its report states, named for what it is, as the page draws it.
+    chart = match (report.bound_scope, report.floor()) {
+        (crate::planning::BoundScope::Layout, _) => chart.with_layout_bound(),
+        (_, Some(floor)) => chart.with_floor(floor),
+        _ => chart,
+    };
     // Titled like the page's exports: the same picture for the same view.
     let mut view = View {
         title_band: info::TITLE_BAND,

@@ -54,46 +54,24 @@ pub fn replan_schedule(
         return Ok((replan(plan, strategy, budget)?, None, None));
     }
     let timer = Timer::start();
-    let configs = configurations(options);
-    // `keep_order`: the schedule's own order only (an export that runs its own).
-    let orders = if keep_order {
-        Vec::new()
-    } else {
-        orders::branch_orders(schedule)
-    };
     // A broken given plan (the wheel's auto-concat + optimize plans can overlap live
     // planes) is no rival: anything valid beats it.
-    let given = stats::stats(plan);
     let mut win = Winner {
         peak: match check::check(plan).is_valid() {
-            true => given.peak,
+            true => stats::stats(plan).peak,
             false => u64::MAX,
         },
         plan: plan.clone(),
         order: None,
     };
-    // The longest making and checking of one plan: the caller checks the winner too.
-    let mut overhead = timer.elapsed_ms();
-    // (per-plane bound, plan as made, its order): the given plan first.
-    let mut made: Vec<(u64, Plan, Option<usize>)> = vec![(given.lower_bound, plan.clone(), None)];
-    let schedules = std::iter::once(schedule).chain(&orders);
-    let mut complete = true;
-    'making: for (k, sched) in schedules.enumerate() {
-        let order = k.checked_sub(1);
-        for opts in &configs {
-            if timer.elapsed_ms() >= budget.millis / 2 || budget.cancelled() {
-                complete = false;
-                break 'making;
-            }
-            let clock = Timer::start();
-            let Ok(other) = drivers::generate(sched, opts) else {
-                continue;
-            };
-            let bound = stats::stats(&other).lower_bound;
-            win.consider(&other, order);
-            made.push((bound, other, order));
-            overhead = overhead.max(clock.elapsed_ms());
-        }
+    let Layouts {
+        mut made,
+        orders,
+        complete,
+        overhead,
+    } = layouts(plan, schedule, options, keep_order, budget.millis / 2, budget);
+    for (_, other, order) in &made[1..] {
+        win.consider(other, *order);
     }
     // Re-placed lowest bound first (stable: the given plan first on ties).
     made.sort_by_key(|(bound, _, _)| *bound);
@@ -125,6 +103,87 @@ pub fn replan_schedule(
         }
     }
     Ok((best, win.order.map(|k| orders[k].clone()), layouts_bound))
+}
+
+/// Every layout `best` makes of `schedule`: `plan` (the given one) and the plan of
+/// every driver × wrap-around × optimize configuration on the schedule as given and,
+/// unless `keep_order`, in its other branch orders, each with its per-plane bound.
+/// Making stops at `millis` (or when `budget` is cancelled): `complete` says whether
+/// every layout was made.
+struct Layouts {
+    /// (per-plane bound, plan as made, its order: an index into `orders`), the given
+    /// plan first.
+    made: Vec<(u64, Plan, Option<usize>)>,
+    orders: Vec<Schedule>,
+    complete: bool,
+    /// The longest making and checking of one plan.
+    overhead: u64,
+}
+
+fn layouts(
+    plan: &Plan,
+    schedule: &Schedule,
+    options: &DriverOptions,
+    keep_order: bool,
+    millis: u64,
+    budget: &Budget,
+) -> Layouts {
+    let timer = Timer::start();
+    let configs = configurations(options);
+    // `keep_order`: the schedule's own order only (an export that runs its own).
+    let orders = if keep_order {
+        Vec::new()
+    } else {
+        orders::branch_orders(schedule)
+    };
+    let mut overhead = timer.elapsed_ms();
+    let mut made: Vec<(u64, Plan, Option<usize>)> =
+        vec![(stats::stats(plan).lower_bound, plan.clone(), None)];
+    let mut complete = true;
+    'making: for (k, sched) in std::iter::once(schedule).chain(&orders).enumerate() {
+        let order = k.checked_sub(1);
+        for opts in &configs {
+            if timer.elapsed_ms() >= millis || budget.cancelled() {
+                complete = false;
+                break 'making;
+            }
+            let clock = Timer::start();
+            let Ok(other) = drivers::generate(sched, opts) else {
+                continue;
+            };
+            let bound = stats::stats(&other).lower_bound;
+            made.push((bound, other, order));
+            overhead = overhead.max(clock.elapsed_ms());
+        }
+    }
+    Layouts {
+        made,
+        orders,
+        complete,
+        overhead,
+    }
+}
+
+/// The lowest per-plane bound of every layout `best` makes of `schedule` from `plan`
+/// ([`layouts`]), when they are all made within `millis`: no plan memplan makes of
+/// this schedule (as loaded, re-placed, or `best`'s, which is one of these layouts
+/// with its spaces moved) has a smaller peak. It is the bound a schedule's plan is
+/// measured against in every face (`planning::Session::plan`), so that no bound
+/// shown is one that a re-plan goes under. `None` when the layouts take longer.
+pub fn layouts_floor(
+    plan: &Plan,
+    schedule: &Schedule,
+    options: &DriverOptions,
+    keep_order: bool,
+    millis: u64,
+    budget: &Budget,
+) -> Option<u64> {
+    let l = layouts(plan, schedule, options, keep_order, millis, budget);
+    l.made
+        .iter()
+        .map(|m| m.0)
+        .min()
+        .filter(|_| l.complete)
 }
 
 /// The lowest valid plan so far, and the order of the branches it runs them in

@@ -389,6 +389,18 @@ impl Chart {
         self
     }
 
+    /// The same chart with its bounds lowered to `floor` ([`Stats::floored`]): the
+    /// bound over every layout of a schedule (`planning::BoundScope::Layouts`), which
+    /// the line, the panel and the efficiency then show instead of this layout's.
+    pub fn with_floor(mut self, floor: Bytes) -> Chart {
+        self.stats = self.stats.floored(floor);
+        for l in &mut self.lanes {
+            l.lower_bound = l.lower_bound.min(floor);
+        }
+        self.layout_bound = false;
+        self
+    }
+
     /// The same chart in the words of the file's format
     /// ([`crate::formats::Document::words`]): memplan's own until told.
     pub fn with_words(mut self, words: &'static Words) -> Chart {

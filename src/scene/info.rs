@@ -776,7 +776,11 @@ pub fn summary(chart: &Chart) -> Summary {
         peak: bytes_long(s.peak),
         lower_bound: bytes_long(s.lower_bound),
         bound_name: chart.bound_name(),
-        efficiency: format!("{:.1}%", s.efficiency * 100.0),
+        // Against a layout's own bound, which a re-plan can go under, no efficiency.
+        efficiency: match chart.layout_bound() {
+            true => "—".into(),
+            false => format!("{:.1}%", s.efficiency * 100.0),
+        },
         planes: s.planes,
         spaces: s.spaces,
         steps: s.steps,

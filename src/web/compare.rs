@@ -86,10 +86,13 @@ impl CompareView {
             let stats = crate::stats::stats(&plan);
             let capacities: Vec<_> = cb.lanes().iter().map(|l| l.capacity).collect();
             let layout_bound = cb.layout_bound();
+            let floor = cb.stats().lower_bound;
             cb = Chart::with(plan, stats, cb.report().clone());
-            if layout_bound {
-                cb = cb.with_layout_bound();
-            }
+            cb = match layout_bound {
+                true => cb.with_layout_bound(),
+                // The bound B was shown with (over every layout, for a schedule).
+                false => cb.with_floor(floor),
+            };
             // A buffer list's capacity is the file's, not the plan's: B keeps its line.
             for (lane, c) in capacities.into_iter().enumerate() {
                 if let Some(c) = c {

@@ -514,6 +514,35 @@ impl Viewer {
         }
     }
 
+    /// Gives file `id` (a schedule's plan shown with its layout's bound, from the page's
+    /// first module) the bound over every layout memplan makes, `floor` (digits: the
+    /// `layouts_bound` of `best`'s report, which the page asks the whole crate's module
+    /// for after the first frame), and what `best` reached, `best` (digits): the chart
+    /// draws and measures against `floor` ([`Chart::with_floor`]) and the report says
+    /// both. False when `id` is not open or `floor` is not digits.
+    pub fn set_floor(&mut self, id: u32, floor: &str, best: &str) -> bool {
+        let (Some(i), Ok(floor)) = (self.index_of(id), floor.parse::<u64>()) else {
+            return false;
+        };
+        let f = &mut self.files[i];
+        f.chart = f.chart.clone().with_floor(floor);
+        let s = f.chart.stats();
+        let at_bound = s.components.iter().all(|c| c.peak == c.lower_bound);
+        let proven = at_bound && s.components.len() == 1 && f.chart.report().is_valid();
+        if f.report.is_object() {
+            for (key, value) in [
+                ("bound_scope", JsValue::from_str("layouts")),
+                ("lower_bound", JsValue::from_str(&floor.to_string())),
+                ("at_bound", JsValue::from_bool(at_bound)),
+                ("proven_optimal", JsValue::from_bool(proven)),
+                ("best_reaches", JsValue::from_str(best)),
+            ] {
+                let _ = js_sys::Reflect::set(&f.report, &key.into(), &value);
+            }
+        }
+        true
+    }
+
     /// The address file `id` was opened from (a link's `src`), if any.
     pub fn link(&self, id: u32) -> Option<String> {
         self.by_id(id)?.link.clone()

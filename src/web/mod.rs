@@ -77,6 +77,18 @@ fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// `chart` with the bound its planning report states: the bound over every layout of a
+/// schedule ([`crate::planning::PlanReport::floor`]), or named a layout's when that could
+/// not be made ([`scene::Chart::with_layout_bound`]).
+#[cfg(not(feature = "lite"))]
+fn bounded(chart: scene::Chart, report: &crate::planning::PlanReport) -> scene::Chart {
+    match (report.bound_scope, report.floor()) {
+        (crate::planning::BoundScope::Layout, _) => chart.with_layout_bound(),
+        (_, Some(floor)) => chart.with_floor(floor),
+        _ => chart,
+    }
+}
+
 #[wasm_bindgen]
 impl Viewer {
     /// A viewer drawing on `canvas`.
@@ -105,12 +117,11 @@ impl Viewer {
     pub fn open(&mut self, name: &str, bytes: &[u8]) -> Result<u32, JsValue> {
         let doc =
             crate::formats::load(name, bytes).map_err(|e| JsValue::from_str(&e.to_string()))?;
-        let plan = crate::planning::resolve(&doc)
-            .map_err(|e| JsValue::from_str(&e.in_file(name).to_string()))?;
-        let mut chart = scene::Chart::new(plan).with_words(doc.words());
-        if crate::planning::bound_scope(&doc) == crate::planning::BoundScope::Layout {
-            chart = chart.with_layout_bound();
-        }
+        let mut session = crate::planning::Session::of(name, doc.clone());
+        let (plan, report) = session
+            .as_loaded()
+            .map_err(|e| JsValue::from_str(&e.to_string()))?;
+        let chart = bounded(scene::Chart::new(plan).with_words(doc.words()), &report);
         // A buffer list's capacity (MiniMalloc's file names), as the worker's plans show it.
         let list = doc.buffers.as_ref().filter(|_| doc.plan.is_none());
         if let Some(c) = list.and_then(|l| l.capacity) {

@@ -47,9 +47,7 @@ impl Viewer {
         let mut session = session.map_err(err)?;
         let (plan, report) = session.plan(&request).map_err(err)?;
         let mut chart = crate::scene::Chart::new(plan).with_words(session.document().words());
-        if report.bound_scope == planning::BoundScope::Layout {
-            chart = chart.with_layout_bound();
-        }
+        chart = super::bounded(chart, &report);
         // A buffer list's capacity (MiniMalloc's file names), as the worker's plans show it.
         if let Some(c) = report.capacity.as_deref().and_then(|c| c.parse().ok()) {
             chart = chart.with_capacity(0, c);

@@ -60,8 +60,12 @@ impl Planner {
     /// costly part of showing a big plan).
     fn hand_off(&mut self, plan: &crate::Plan, report: PlanReport) -> Vec<u8> {
         let timer = crate::timer::Timer::start();
+        let wire = wire::encode(
+            plan,
+            &crate::planning::stats(plan, &report),
+            &check::check(plan),
+        );
         self.report = Some(report);
-        let wire = wire::encode(plan, &stats::stats(plan), &check::check(plan));
         self.hand_off_ms = self.hand_off_ms.max(Some(timer.elapsed_ms()));
         wire
     }

@@ -34,9 +34,13 @@ impl LaneCtx<'_> {
             hline(l, view, lane, a as f64, self.color(role), dash, p)
         };
         frame.peak_y.push(line(info.peak, Role::Peak, 0.0, p));
-        frame
-            .lower_bound_y
-            .push(line(info.lower_bound, Role::LowerBound, 5.0, p));
+        // A layout's own bound is no floor of what a re-plan reaches (another layout
+        // goes under it): not drawn until the bound over every layout is known.
+        let bound = match chart.layout_bound() {
+            true => None,
+            false => line(info.lower_bound, Role::LowerBound, 5.0, p),
+        };
+        frame.lower_bound_y.push(bound);
         let cap_y = info
             .capacity
             .and_then(|cap| line(cap, Role::Capacity, 2.0, p));
