@@ -58,16 +58,23 @@ export function setupCompare({ viewer, theme, onClose }) {
   }
 
   /**
-   * Default pair: the shown plan (B) against the file it was planned from, else the
-   * first file the user opened (not a planned copy, not the sample: opening a model
-   * then its fused version compares them in that order), else the file before it.
+   * Default pair, the shown file's own family first: the shown plan (B) against the file
+   * it was planned or deployed from, else its latest planned or deployed copy; else the first file the user opened (not a copy, not the sample:
+   * opening a model then its fused version compares them in that order), else the file
+   * before it. Another model's copies never pair with it (issue #50).
    */
   function defaults() {
     const ids = Array.from(viewer.files());
-    const b = viewer.current() ?? ids[ids.length - 1];
-    const at = ids.indexOf(b);
-    const first = ids.find((id) => id !== b && viewer.parent(id) == null && !viewer.file_name(id).startsWith('sample: '));
-    const a = viewer.parent(b) ?? first ?? ids[at > 0 ? at - 1 : Math.min(1, ids.length - 1)];
+    const shown = viewer.current() ?? ids[ids.length - 1];
+    const from = (id) => viewer.parent(id) ?? viewer.origin(id);
+    const copies = ids.filter((id) => from(id) === shown);
+    const b = shown;
+    let a = from(shown) ?? copies[copies.length - 1];
+    if (a == null) {
+      const at = ids.indexOf(b);
+      const first = ids.find((id) => id !== b && from(id) == null && !viewer.file_name(id).startsWith('sample: '));
+      a = first ?? ids[at > 0 ? at - 1 : Math.min(1, ids.length - 1)];
+    }
     $('cmp-a').value = String(a);
     $('cmp-b').value = String(b);
   }

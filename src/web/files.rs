@@ -57,6 +57,9 @@ pub(super) struct Opened {
     named: bool,
     /// The address it was opened from, where its plan can be fetched again (a link).
     link: Option<String>,
+    /// The file it was deployed from ("Deploy as": a file of its own, not a planned
+    /// copy), which Compare pairs it with.
+    origin: Option<u32>,
     /// Changes whenever the plan shown under this id changes (a re-plan replaces it).
     revision: u32,
 }
@@ -84,6 +87,7 @@ impl Opened {
             base: name.to_owned(),
             named: false,
             link: None,
+            origin: None,
             revision: id,
         }
     }
@@ -108,6 +112,8 @@ pub struct PlanJob {
     root: Option<u32>,
     /// The root's name when asked (its copies are called `name · strategy`).
     base: String,
+    /// For a deployment, the file deployed ([`Opened::origin`]).
+    origin: Option<u32>,
 }
 
 #[wasm_bindgen]
@@ -259,6 +265,7 @@ impl Viewer {
         opened.source = Some(job.source.clone());
         opened.report = report;
         opened.parent = parent;
+        opened.origin = job.origin;
         opened.base = job.base.clone();
         opened.revision = revision;
         self.add(opened);
@@ -303,6 +310,14 @@ impl Viewer {
         let _ = js_sys::Reflect::set(&o, &"name".into(), &source.name.clone().into());
         let _ = js_sys::Reflect::set(&o, &"source".into(), &source.blob);
         o.into()
+    }
+
+    /// The open file that file `id` was deployed from ("Deploy as"), if any: with its
+    /// [`Viewer::parent`], what Compare pairs it with by default.
+    pub fn origin(&self, id: u32) -> Option<u32> {
+        self.by_id(id)?
+            .origin
+            .filter(|p| self.index_of(*p).is_some())
     }
 
     /// The open file that file `id` was planned from, if any.
@@ -584,6 +599,7 @@ impl Viewer {
             strategy: AS_LOADED.to_owned(),
             root: None,
             base: name.to_owned(),
+            origin: None,
         }
     }
 
@@ -619,6 +635,7 @@ impl Viewer {
             strategy: AS_LOADED.to_owned(),
             root: None,
             base,
+            origin: Some(id),
         })
     }
 
@@ -644,6 +661,7 @@ impl Viewer {
             strategy: strategy.to_owned(),
             root: Some(root),
             base,
+            origin: None,
         })
     }
 }
