@@ -153,6 +153,22 @@ pub(super) fn sibling(file_name: &str, bytes: &[u8]) -> Option<String> {
             open_xla(base, None)
         ));
     }
+    // IREE's stream IR without a pack op, in a folder of IR dumps (`--mlir-print-ir-after-all`):
+    // printed after the slices were laid out (`after_layout_slices.mlir`: the packs are
+    // offsets now) or by another pass. Only IR printed *before* the layout pass without
+    // a pack is the plan's file cut short, which its reader says.
+    let dump = first.starts_with("// -----// IR Dump");
+    let before_layout = dump && first.contains("Before") && first.contains("LayoutSlices");
+    if (mlir || dump)
+        && stream.iter().any(|op| whole.contains(op))
+        && !whole.contains("stream.resource.pack")
+        && !before_layout
+    {
+        return Some(format!(
+            "IREE's stream IR without its `stream.resource.pack` ops (printed after its slices \
+             were laid out, or by another pass): {IREE_PLAN}"
+        ));
+    }
     // The rest of an XLA dump folder (`module_0004.jit_f.….ll`, `.o`, `.debug_options`,
     // `module_0004.jit_f/compile_options.textproto`): XLA names every file and folder
     // of a module `module_NNNN.…`; its plan files are read, not noted.
@@ -206,6 +222,13 @@ mod tests {
         ] {
             assert!(not_a_plan(sibling, &head(sibling)).is_some(), "{sibling}");
         }
+        // Issue #50: IREE's IR dumped after every pass holds the packs before the
+        // layout pass and laid-out offsets after it; the latter is no error.
+        let after = "// -----// IR Dump After LayoutSlicesPass: iree-stream-layout-slices //----- //\n\
+            util.func public @main() {\n  %c1280 = arith.constant 1280 : index\n\
+            %r, %t = stream.resource.alloca uninitialized : !stream.resource<transient>{%c1280} => !stream.timepoint\n}\n";
+        let what = not_a_plan("after_layout_slices.mlir", after.as_bytes()).unwrap();
+        assert!(what.contains("stream.resource.pack"), "{what}");
         for plan in [
             "xla/cnn.cpu_after_optimizations-buffer-assignment.txt",
             "xla/cnn.cpu_after_optimizations-live-range.txt",
