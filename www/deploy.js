@@ -7,7 +7,7 @@
 // export-cpp`, beside the graph as imported, so Compare shows both on one scale (a fused
 // node keeps the name of the node whose output it writes, and pairs with it). The change
 // in bytes heads the notice; what each recipe did, and saved, is folded under it.
-import { isOnnx, deployChoices } from './onnx.js';
+import { isModel, deployChoices } from './onnx.js';
 import { Cancelled } from './planner.js';
 import { el } from './memplan-ui.js';
 
@@ -32,7 +32,9 @@ export function setupDeploy({ viewer, planning, notify, showError, clearError })
   /** Shows the menu when the shown file is a model as imported. */
   async function refresh() {
     const cur = viewer.current();
-    const model = cur != null && isOnnx(viewer.file_name(cur));
+    // A model as imported (onnx.js converted its source), not a planned or deployed copy.
+    const model = cur != null && viewer.parent(cur) == null && viewer.origin(cur) == null
+      && isModel(viewer.file_source(cur)?.source);
     select.hidden = !model || choices == null;
     if (model && choices == null) {
       try {

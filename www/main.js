@@ -4,7 +4,8 @@
 // crate's, pkg/, loads when a file, a strategy or a text export needs it), and so is
 // the list of opened files: menus carry the Viewer's file ids. Text from dumps reaches
 // the DOM only through textContent, never innerHTML.
-import init, { Viewer, companion_of, not_a_plan as notAPlan, is_tflm_allocations as isTflmAllocations } from './pkg-lite/memplan.js';
+import init, { Viewer, companion_of, not_a_plan as notAPlan, is_tflm_allocations as isTflmAllocations,
+  is_onnx as isOnnx, onnx_head as onnxHead } from './pkg-lite/memplan.js';
 import { setupPlanning } from './strategy.js';
 import { setupCompare } from './compare.js';
 import { exportText } from './memplan-view.js';
@@ -345,7 +346,8 @@ async function openFiles(files) {
   // .onnx models become memplan JSON first, in the lazily loaded ONNX module (onnx.js).
   const errors = [];
   const items = await prepareOnnx(files.map((file) => (file instanceof Blob
-    ? { name: file.webkitRelativePath || file.name, source: file } : file)), (m) => errors.push(m));
+    ? { name: file.webkitRelativePath || file.name, source: file } : file)), (m) => errors.push(m),
+  { is: isOnnx, head: onnxHead() });
   // A file that needs another beside it (XLA's buffer assignment and its live ranges),
   // dropped together: opened as one plan.
   const byName = new Map(items.map((item) => [item.name, item]));

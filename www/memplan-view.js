@@ -178,14 +178,16 @@ export class MemplanView extends HTMLElement {
       if (!res.ok) throw new Error(`${src}: HTTP ${res.status}`);
       let bytes = new Uint8Array(await res.arrayBuffer());
       const name = decodeURIComponent(url.pathname.split('/').pop() || 'plan');
-      if (/\.onnx$/i.test(name)) {
+      const wasm = await loadWasm();
+      // What is a model is the core's rule (formats::is_onnx_model), as for the page.
+      if (wasm.is_onnx(name, bytes.subarray(0, wasm.onnx_head()))) {
         // The ONNX reader is a second wasm module, loaded only now (onnx.js); the
         // model's symbolic dims take their defaults.
         const { convert } = await import('./onnx.js');
         bytes = new TextEncoder().encode(await convert(name, bytes, null));
       }
       // A file that needs another beside it (XLA's live ranges): fetched from the same folder.
-      const other = (await loadWasm()).companion_of(name, bytes);
+      const other = wasm.companion_of(name, bytes);
       if (other) {
         const more = await fetch(new URL(encodeURIComponent(other), url));
         if (!more.ok) throw new Error(`${other} (read with ${src}): HTTP ${more.status}`);

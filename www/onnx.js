@@ -38,7 +38,11 @@ function call(message) {
   });
 }
 
-export const isOnnx = (name) => /\.onnx$/i.test(name);
+/** The sources `prepare` converted from a model: what "Deploy as" offers to deploy. */
+const models = new WeakSet();
+
+/** Whether `source` (a file's Blob, `Viewer.file_source`) is a model `prepare` converted. */
+export const isModel = (source) => source != null && models.has(source);
 
 /**
  * The form asking for the symbolic dims: resolves to [names, values], or null when
@@ -103,20 +107,27 @@ export async function convert(name, bytes, ask) {
 }
 
 /**
- * Opened items with every .onnx one converted (its source becomes the JSON, its name
- * stays). Errors go to `onError(message)` and drop the item; so does a cancelled form.
+ * Opened items with every ONNX model converted (its source becomes the JSON, its name
+ * stays). What is a model is the core's rule, `sniff.is(name, head)` on the file's
+ * first `sniff.head` bytes (formats::is_onnx_model, the page's first module's
+ * `is_onnx`): a model named `model.bin` is one, as in the CLI. Errors go to
+ * `onError(message)` and drop the item; so does a cancelled form.
  */
-export async function prepare(items, onError) {
+export async function prepare(items, onError, sniff) {
   const out = [];
   for (const item of items) {
-    if (!isOnnx(item.name)) {
+    const head = new Uint8Array(await item.source.slice(0, sniff.head).arrayBuffer());
+    if (!sniff.is(item.name, head)) {
       out.push(item);
       continue;
     }
     try {
       const bytes = new Uint8Array(await item.source.arrayBuffer());
       const json = await convert(item.name, bytes, askDims);
-      if (json != null) out.push({ ...item, source: new Blob([json], { type: 'application/json' }) });
+      if (json == null) continue;
+      const source = new Blob([json], { type: 'application/json' });
+      models.add(source);
+      out.push({ ...item, source });
     } catch (e) {
       onError(String(e.message ?? e));
     }

@@ -272,3 +272,21 @@ pub fn is_tflm_allocations(bytes: &[u8]) -> bool {
         .and_then(crate::formats::tflm::allocations)
         .is_some()
 }
+
+/// Whether a file is a binary ONNX model, by its name and its first bytes `head` (at
+/// least [`ONNX_HEAD`] of them): [`crate::formats::is_onnx_model`], the rule the CLI
+/// and `formats::load` follow, so the page sends to its ONNX module what the core
+/// reads as a model (a model named `model.bin` too), one rule for all.
+#[wasm_bindgen]
+pub fn is_onnx(name: &str, head: &[u8]) -> bool {
+    crate::formats::is_onnx_model(name, head)
+}
+
+/// How many first bytes of a file [`is_onnx`] needs (JSON's first non-blank byte
+/// can come after leading whitespace).
+#[wasm_bindgen]
+pub fn onnx_head() -> usize {
+    ONNX_HEAD
+}
+
+const ONNX_HEAD: usize = 4096;
