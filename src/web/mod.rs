@@ -121,7 +121,7 @@ impl Viewer {
         let (plan, report) = session
             .as_loaded()
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
-        let chart = bounded(scene::Chart::new(plan).with_words(doc.words()), &report);
+        let mut chart = bounded(scene::Chart::new(plan).with_words(doc.words()), &report);
         // A buffer list's capacity (MiniMalloc's file names), as the worker's plans show it.
         let list = doc.buffers.as_ref().filter(|_| doc.plan.is_none());
         if let Some(c) = list.and_then(|l| l.capacity) {

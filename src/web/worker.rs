@@ -12,7 +12,7 @@
 use super::to_js;
 use crate::formats::wire;
 use crate::planning::{PlanReport, Session};
-use crate::{check, stats};
+use crate::check;
 use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "lite"))]
 use {
