@@ -510,13 +510,9 @@ impl Session {
                     // A best that could not make every layout in its budget: no time
                     // for them here either.
                     (None, None, Some(Strategy::Best)) => None,
-                    (None, None, _) => strategy_step::layouts_floor(
-                        &plan,
-                        schedule,
-                        &opts,
-                        keep,
-                        &request.budget,
-                    ),
+                    (None, None, _) => {
+                        strategy_step::layouts_floor(&plan, schedule, &opts, keep, &request.budget)
+                    }
                 };
                 if floor.is_some() || route.strategy() != Some(Strategy::Best) {
                     self.floors.retain(|f| !(f.0 == opts && f.1 == keep));

@@ -101,9 +101,7 @@ fn svg(
     height: u32,
 ) -> PyResult<String> {
     let doc = formats::load(name, &contents(text)?).map_err(value_error)?;
-    let (plan, report) = Session::of(name, doc)
-        .as_loaded()
-        .map_err(value_error)?;
+    let (plan, report) = Session::of(name, doc).as_loaded().map_err(value_error)?;
     // The bound its report states (over every layout, on a schedule), as the page draws it.
     let chart = match (report.bound_scope, report.floor()) {
         (planning::BoundScope::Layout, _) => Chart::new(plan).with_layout_bound(),

@@ -93,7 +93,10 @@ fn the_pages_file_types_by_name_agree_with_the_cores_sniffing() {
     const ONNX_BY_NAME: &str = r"/\.onnx$/i";
     const TFLITE_BY_NAME: &str = r"/\.tflite$/i";
     for f in ["onnx.js", "memplan-view.js", "main.js", "deploy.js"] {
-        assert!(!js(f).contains(ONNX_BY_NAME), "{f} tells a model by its name");
+        assert!(
+            !js(f).contains(ONNX_BY_NAME),
+            "{f} tells a model by its name"
+        );
     }
     assert!(js("main.js").contains("is_onnx as isOnnx"));
     assert!(js("onnx.js").contains("sniff.is(item.name, head)"));

@@ -52,13 +52,22 @@ fn a_schedules_bound_is_over_every_layout_and_best_never_goes_under_it() {
     let (plan, loaded) = s.as_loaded().unwrap();
     assert_eq!(loaded.bound_scope, BoundScope::Layouts);
     let bound: u64 = loaded.lower_bound.parse().unwrap();
-    assert!(bound < 3_928_576, "the default layout's bound stated: {loaded:?}");
+    assert!(
+        bound < 3_928_576,
+        "the default layout's bound stated: {loaded:?}"
+    );
     assert!(!loaded.at_bound && !loaded.proven_optimal, "{loaded:?}");
     let shown = memplan::planning::stats(&plan, &loaded);
-    assert_eq!(shown.lower_bound, bound, "the chart and stats show the report's bound");
+    assert_eq!(
+        shown.lower_bound, bound,
+        "the chart and stats show the report's bound"
+    );
     let (_, b) = s.plan(&best()).unwrap();
     let peak: u64 = b.peak.parse().unwrap();
-    assert!(peak < 3_928_576, "best {peak} goes under the default layout");
+    assert!(
+        peak < 3_928_576,
+        "best {peak} goes under the default layout"
+    );
     assert!(bound <= peak, "stated bound {bound} > best {peak}");
     let all: u64 = b.layouts_bound.as_deref().unwrap().parse().unwrap();
     assert_eq!(all, bound, "one bound: best's and the one stated as loaded");
@@ -86,10 +95,17 @@ fn no_bound_stated_is_one_best_goes_under() {
         );
         let file = dir.path().join(format!("{model}.onnx"));
         std::fs::write(&file, gunzip(&gz)).unwrap();
-        let out = memplan().args(["stats", "--json"]).arg(&file).output().unwrap();
+        let out = memplan()
+            .args(["stats", "--json"])
+            .arg(&file)
+            .output()
+            .unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let json: u64 = v["lower_bound"].as_u64().unwrap();
-        assert_eq!(json, stated, "{model}: stats --json states the report's bound");
+        assert_eq!(
+            json, stated,
+            "{model}: stats --json states the report's bound"
+        );
         assert_eq!(v["bound_scope"], "layouts", "{model}");
     }
 }

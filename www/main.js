@@ -293,7 +293,7 @@ function refreshPanel() {
     rows.push([`${w.peak} reached at clock${one ? '' : 's'}`, spanList(peakLane.peak_spans, peakLane.peak_spans_more), 'peak-clock']);
   }
   if (peakLane && peakLane.busiest_clock != null) {
-    rows.push(['Most live bytes', `${peakLane.lower_bound} at clock ${peakLane.busiest_clock}`, 'busiest-clock']);
+    rows.push(['Most live bytes', `${peakLane.most_live} at clock ${peakLane.busiest_clock}`, 'busiest-clock']);
   }
   for (const [k, v, tag] of rows) {
     const dd = el('dd', v);

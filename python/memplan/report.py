@@ -17,9 +17,10 @@ class Report:
     ``strategy_used`` the strategy whose placement it is (``best``'s winner, or the
     default placement of a list without offsets); ``component_peaks`` the top of
     each memory component, in the plan's order; ``lower_bound`` bounds what
-    ``bound_scope`` says: every plan memplan can make of the file (``placements``) or
-    this plan's layout only (``layout``: a schedule, whose other layouts can need
-    less); ``layouts_bound``: for ``best`` on a schedule, the bound over every layout it
+    ``bound_scope`` says: every plan memplan can make of the file (``placements``),
+    every plan it makes of a schedule (``layouts``: over Aidge's drivers, wrap-around,
+    optimize rules and branch orders, what ``best`` never goes under) or, when those
+    layouts took too long to make, this plan's layout only (``layout``); ``layouts_bound``: for ``best`` on a schedule, the bound over every layout it
     made; ``at_bound``: at the bound of its scope; ``proven_optimal``: no plan memplan
     can make of the file is smaller. ``arena``: for a ``.tflite``, what to set
     TFLM's arena to. ``limits``: what a re-plan could not change for want of what the

@@ -69,7 +69,14 @@ pub fn replan_schedule(
         orders,
         complete,
         overhead,
-    } = layouts(plan, schedule, options, keep_order, budget.millis / 2, budget);
+    } = layouts(
+        plan,
+        schedule,
+        options,
+        keep_order,
+        budget.millis / 2,
+        budget,
+    );
     for (_, other, order) in &made[1..] {
         win.consider(other, *order);
     }
@@ -179,11 +186,7 @@ pub fn layouts_floor(
     budget: &Budget,
 ) -> Option<u64> {
     let l = layouts(plan, schedule, options, keep_order, millis, budget);
-    l.made
-        .iter()
-        .map(|m| m.0)
-        .min()
-        .filter(|_| l.complete)
+    l.made.iter().map(|m| m.0).min().filter(|_| l.complete)
 }
 
 /// The lowest valid plan so far, and the order of the branches it runs them in

@@ -463,7 +463,11 @@ mod tests {
         assert_eq!(dup.delta.as_deref(), Some("\u{2212}8"));
         assert_eq!(find("x", "moved").unwrap().delta.as_deref(), Some("+4"));
         assert!(find("gone", "only in A").is_some());
-        assert_eq!(c.only_a_kinds, [("gone".to_owned(), 1)], "by the name's last word");
+        assert_eq!(
+            c.only_a_kinds,
+            [("gone".to_owned(), 1)],
+            "by the name's last word"
+        );
         assert_eq!(
             find("new", "only in B").unwrap().size_b.as_deref(),
             Some("16")

@@ -222,6 +222,9 @@ pub struct LaneSummary {
     pub peak: String,
     pub peak_bytes: String,
     pub lower_bound: String,
+    /// The most bytes live at once in this plan (at `busiest_clock`): its layout's own
+    /// bound, above `lower_bound` when that is the bound over every layout of a schedule.
+    pub most_live: String,
     /// The spans of clocks `[first, last]` (inclusive) at which a live plane's top is
     /// the peak (the address peak: what the arena must hold), in order, at most
     /// [`PEAK_SPANS`]. The clock `live_at_peak` is listed at lies in one of them.
@@ -341,6 +344,7 @@ fn lane_summary(chart: &Chart, lane: usize) -> LaneSummary {
         peak: bytes_long(l.peak),
         peak_bytes: l.peak.to_string(),
         lower_bound: bytes_long(l.lower_bound),
+        most_live: bytes_long(l.max_live),
         peak_spans: spans,
         peak_spans_more: more,
         busiest_clock: cs.and_then(|c| c.peak_clock),

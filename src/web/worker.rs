@@ -10,9 +10,9 @@
 //! with the whole crate's (`pkg/`), which it imports only then.
 
 use super::to_js;
+use crate::check;
 use crate::formats::wire;
 use crate::planning::{PlanReport, Session};
-use crate::check;
 use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "lite"))]
 use {
