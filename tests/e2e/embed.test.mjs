@@ -227,6 +227,8 @@ test('a link\'s fragment reopens the same view and selection, in the page and in
 test('SVG export: same shapes as the canvas frame and as `memplan render`', async () => {
   const page = await env.open();
   await h.ready(page);
+  // The CLI states the bound over every layout; the page does once best gave it.
+  await h.boundsKnown(page);
   await page.click('#export summary');
   const [w, h2] = [1200, 500];
   await page.fill('#export-width', String(w));

@@ -60,6 +60,15 @@ export async function ready(page) {
   await page.waitForFunction(() => window.__memplan && window.__memplan.ready, null, { timeout: 20000 });
 }
 
+/**
+ * Waits until the page has the bound over every layout of the schedules it opened: after
+ * a schedule's first frame, the page asks best for it in a worker of its own
+ * (www/strategy.js), and the chart, the panel and exports then show it.
+ */
+export async function boundsKnown(page) {
+  await page.waitForFunction(() => window.__memplan.planning.floorsPending === 0, null, { timeout: 60000 });
+}
+
 /** Drops files on the page the way a browser does (DataTransfer + drop event). */
 export async function drop(page, files) {
   const payload = files.map(([name, bytes]) => ({ name, data: Buffer.from(bytes).toString('base64') }));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { start, ready, drop, summary, frame, waitForFiles, outside, root, dist, results } from './harness.mjs';
+import { start, ready, drop, summary, frame, waitForFiles, outside, root, dist, results, boundsKnown } from './harness.mjs';
 
 const BAD = path.join(root, 'tests/data/bad');
 const bad = (name) => [name, fs.readFileSync(path.join(BAD, name))];
@@ -51,6 +51,8 @@ const CASES = [
 test(`${CASES.length} kinds of bad file: the CLI's message, and the shown plan stays`, async () => {
   const page = await env.open();
   await ready(page);
+  // The sample's bound over every layout arrives after its first frame (best, asked then).
+  await boundsKnown(page);
   const before = await summary(page);
   const files = await page.evaluate(() => window.__memplan.files().length);
   for (const [name, place, expected] of CASES) {
