@@ -362,14 +362,14 @@ pub struct Session {
     /// parallel branches in another order than the document's.
     reordered: Option<crate::schedule::Schedule>,
     /// The bound over every layout of the schedule ([`BoundScope::Layouts`]) per
-    /// driver options and `keep_order` it was computed for (`None`: not all layouts
-    /// were made in time).
-    floors: Vec<(DriverOptions, bool, Option<u64>)>,
+    /// driver options and `keep_order` it was computed for.
+    floors: Vec<(DriverOptions, bool, u64)>,
 }
 
 /// How long making every layout of a schedule may take for its bound
-/// ([`BoundScope::Layouts`]) when no `best` made them: DenseNet-121's plans take about
-/// a second on a loaded machine.
+/// ([`BoundScope::Layouts`]) when no `best` made them, at most (and no longer than
+/// the request's budget leaves): DenseNet-121's plans take about a second on a loaded
+/// machine.
 pub const FLOOR_MS: u64 = 2_000;
 
 impl Session {
@@ -506,17 +506,26 @@ impl Session {
                 let cached = self.floors.iter().find(|f| f.0 == opts && f.1 == keep);
                 let floor = match (layouts_bound, cached, route.strategy()) {
                     (Some(b), _, _) => Some(b),
-                    (None, Some(f), _) => f.2,
+                    (None, Some(f), _) => Some(f.2),
                     // A best that could not make every layout in its budget: no time
                     // for them here either.
                     (None, None, Some(Strategy::Best)) => None,
-                    (None, None, _) => {
-                        strategy_step::layouts_floor(&plan, schedule, &opts, keep, &request.budget)
-                    }
+                    // Within what is left of the request's budget (`memplan plan
+                    // --budget` bounds the whole command), at most FLOOR_MS.
+                    (None, None, _) => strategy_step::layouts_floor(
+                        &plan,
+                        schedule,
+                        &opts,
+                        keep,
+                        FLOOR_MS.min(request.budget.millis.saturating_sub(timer.elapsed_ms())),
+                        &request.budget,
+                    ),
                 };
-                if floor.is_some() || route.strategy() != Some(Strategy::Best) {
+                // Kept once known (a floor not made in one request's time may be in
+                // another's).
+                if let Some(b) = floor {
                     self.floors.retain(|f| !(f.0 == opts && f.1 == keep));
-                    self.floors.push((opts.clone(), keep, floor));
+                    self.floors.push((opts.clone(), keep, b));
                 }
                 floor
             }
@@ -620,9 +629,10 @@ mod strategy_step {
         schedule: &crate::schedule::Schedule,
         opts: &DriverOptions,
         keep_order: bool,
+        millis: u64,
         budget: &Budget,
     ) -> Option<u64> {
-        configs::layouts_floor(plan, schedule, opts, keep_order, FLOOR_MS, budget)
+        configs::layouts_floor(plan, schedule, opts, keep_order, millis, budget)
     }
 }
 
@@ -660,6 +670,7 @@ mod strategy_step {
         _: &crate::schedule::Schedule,
         _: &DriverOptions,
         _: bool,
+        _: u64,
         _: &Budget,
     ) -> Option<u64> {
         None
