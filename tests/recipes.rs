@@ -231,9 +231,25 @@ fn the_cli_takes_recipe_and_dtype_names_from_the_table() {
     let deployed_peak = v["peak"].as_u64().unwrap();
     assert_eq!(deployed_peak, 2_408_448);
     // Without --recipes, the graph as imported.
-    assert!(peak(&model) < deployed_peak);
+    let imported = peak(&model);
+    assert!(imported < deployed_peak);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("deployed as export-cpp"), "{stderr}");
+    // stats' own output names the deployment and its net change, not only stderr.
+    assert_eq!(v["deployed"]["as"], "export-cpp");
+    assert_eq!(v["deployed"]["peak_as_imported"].as_u64(), Some(imported));
+    let change = deployed_peak as i64 - imported as i64;
+    assert_eq!(v["deployed"]["change"].as_i64(), Some(change));
+    let text = memplan()
+        .args(["stats", "--recipes", "export-cpp"])
+        .arg(&model)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    let line = format!(
+        "deployed as:  export-cpp: {change} bytes more than the graph as imported ({imported} bytes)"
+    );
+    assert!(text.contains(&line), "{text}");
     let help = memplan().args(["stats", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&help.stdout);
     for r in Recipe::ALL {
