@@ -262,7 +262,8 @@ pub struct PlanReport {
     /// above it of a placement that does not fit.
     pub capacity: Option<String>,
     /// What this re-plan could not change for want of what the file holds, and how to
-    /// get past it (an Aidge log holds a plan, not its graph), or None.
+    /// get past it (an Aidge log holds a plan, not its graph), or what the budget left
+    /// undone (buffers stacked, `strategies::Placement::stacked`), or None.
     pub limits: Option<String>,
     /// Set when `best`'s plan runs the parallel branches in another order than the
     /// file's schedule: the plan holds only for that order, which the plan's steps
@@ -649,7 +650,14 @@ fn placed(list: &BufferList, placed: strategies::Placement, asked: &str) -> (Pla
         elapsed_ms: placed.elapsed_ms,
         iterations: placed.iterations,
         capacity: list.capacity.map(|c| c.to_string()),
-        limits: None,
+        limits: (placed.stacked > 0).then(|| {
+            format!(
+                "the budget ended before the sweep placed every buffer: {} of {} are stacked \
+                 one above the other over the rest, far above what a longer budget gives",
+                placed.stacked,
+                list.buffers.len()
+            )
+        }),
         order: None,
     };
     (plan, report)
