@@ -294,7 +294,7 @@ mod tests {
     #[test]
     fn a_stopped_sweep_stacks_the_rest_above_what_it_placed() {
         let items: Vec<Item> = (0..3000)
-            .map(|i| item(i / 4, i / 4 + 3, 8 + i % 5))
+            .map(|i| item(i / 4, i / 4 + 3, 8 + u64::from(i % 5)))
             .collect();
         let (all, stacked) = place_until(&items, || false);
         assert_eq!((all, stacked), (place(&items), 0));
