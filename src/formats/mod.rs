@@ -428,7 +428,7 @@ fn as_text(bytes: &[u8]) -> Result<&str> {
             line,
             column,
             format!(
-                "not a text file (byte {at} is not UTF-8): expected memplan JSON, an Aidge log or a CSV in UTF-8, or a binary ONNX or TFLite model (gzipped or not)"
+                "not a text file (byte {at} is not UTF-8): expected memplan JSON, an Aidge log or a CSV, in UTF-8"
             ),
         )
     })?;
@@ -437,7 +437,7 @@ fn as_text(bytes: &[u8]) -> Result<&str> {
         return Err(Error::at_line(
             line,
             column,
-            format!("not a text file (NUL byte at byte {pos}): expected memplan JSON, an Aidge log or a CSV, or a binary ONNX or TFLite model (gzipped or not)"),
+            format!("not a text file (NUL byte at byte {pos}): expected memplan JSON, an Aidge log or a CSV"),
         ));
     }
     Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
