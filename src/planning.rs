@@ -40,6 +40,11 @@ pub const AS_LOADED: &str = "as-loaded";
 /// The former name of [`AS_LOADED`], still accepted (users' scripts pass it): an Aidge
 /// export, the first files memplan read, loads as Aidge's own plan.
 pub const AS_LOADED_ALIAS: &str = "aidge";
+/// The search budget of a strategy chosen in an embedded view (`<memplan-view>`'s
+/// `Viewer::open_with`, the notebook's static export through Python's
+/// `_native.EMBED_BUDGET_MS`): short enough that opening a page with one stays
+/// interactive. One value, here; the faces take it.
+pub const EMBED_BUDGET_MS: u64 = 300;
 /// What [`AS_LOADED`] does, in the words every face shows next to it.
 pub const AS_LOADED_HELP: &str = "keep the plan as the file gives it (a schedule: Aidge's default \
                                   driver; a list without offsets: greedy-size, or sweep when dense); \

@@ -600,6 +600,40 @@ fn no_page_or_python_file_retypes_the_strategy_names() {
     }
 }
 
+/// The embedded views' search budget is written once, in Rust
+/// (`planning::EMBED_BUDGET_MS`): no Python file of the package assigns a number of
+/// milliseconds of its own to a budget (the notebook's `_BUDGET_MS = 300` was a copy of
+/// the widget's; it takes `_native.EMBED_BUDGET_MS`). The page's copy is in src/web and
+/// www/, whose owner switches them.
+#[test]
+fn no_python_file_retypes_the_embed_budget() {
+    let dir = root().join("python/memplan");
+    let mut checked = 0;
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let p = e.path();
+        if !p.extension().is_some_and(|x| x == "py") {
+            continue;
+        }
+        checked += 1;
+        let text = std::fs::read_to_string(&p).unwrap();
+        for line in text.lines() {
+            let Some((name, value)) = line.split_once('=') else {
+                continue;
+            };
+            let name = name.trim().to_ascii_uppercase();
+            let value = value.trim();
+            let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || c == '_');
+            assert!(
+                !(name.contains("BUDGET") && number),
+                "{}: `{}` types a budget: take `_native.EMBED_BUDGET_MS`",
+                p.display(),
+                line.trim()
+            );
+        }
+    }
+    assert!(checked > 3);
+}
+
 /// A function's length in lines, from its `fn` line to its closing brace: braces
 /// counted outside string and char literals and comments (a line's text after `//`).
 fn function_lengths(text: &str) -> Vec<(usize, String, usize)> {
