@@ -40,6 +40,11 @@ pub const AS_LOADED: &str = "as-loaded";
 /// The former name of [`AS_LOADED`], still accepted (users' scripts pass it): an Aidge
 /// export, the first files memplan read, loads as Aidge's own plan.
 pub const AS_LOADED_ALIAS: &str = "aidge";
+/// The search budget of a strategy chosen in an embedded view (`<memplan-view>`'s
+/// `Viewer::open_with`, the notebook's static export through Python's
+/// `_native.EMBED_BUDGET_MS`): short enough that opening a page with one stays
+/// interactive. One value, here; the faces take it.
+pub const EMBED_BUDGET_MS: u64 = 300;
 /// What [`AS_LOADED`] does, in the words every face shows next to it.
 pub const AS_LOADED_HELP: &str = "keep the plan as the file gives it (a schedule: Aidge's default \
                                   driver; a list without offsets: greedy-size, or sweep when dense); \
@@ -264,7 +269,8 @@ pub struct PlanReport {
     /// above it of a placement that does not fit.
     pub capacity: Option<String>,
     /// What this re-plan could not change for want of what the file holds, and how to
-    /// get past it (an Aidge log holds a plan, not its graph), or None.
+    /// get past it (an Aidge log holds a plan, not its graph), or what the budget left
+    /// undone (buffers stacked, `strategies::Placement::stacked`), or None.
     pub limits: Option<String>,
     /// Set when `best`'s plan runs the parallel branches in another order than the
     /// file's schedule: the plan holds only for that order, which the plan's steps
@@ -753,7 +759,14 @@ fn placed(list: &BufferList, placed: strategies::Placement, asked: &str) -> (Pla
         elapsed_ms: placed.elapsed_ms,
         iterations: placed.iterations,
         capacity: list.capacity.map(|c| c.to_string()),
-        limits: None,
+        limits: (placed.stacked > 0).then(|| {
+            format!(
+                "the budget ended before the sweep placed every buffer: {} of {} are stacked \
+                 one above the other over the rest, far above what a longer budget gives",
+                placed.stacked,
+                list.buffers.len()
+            )
+        }),
         order: None,
     };
     (plan, report)

@@ -244,6 +244,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
             .collect::<std::collections::HashMap<_, _>>(),
     )?;
     m.add("AS_LOADED", planning::AS_LOADED)?;
+    m.add("EMBED_BUDGET_MS", planning::EMBED_BUDGET_MS)?;
     // TFLM's rules, for `memplan.tflm` (its `ALIGNMENT` and `METADATA` are these).
     m.add("TFLM_ALIGNMENT", crate::formats::tflite::arena::ALIGNMENT)?;
     m.add(

@@ -600,6 +600,40 @@ fn no_page_or_python_file_retypes_the_strategy_names() {
     }
 }
 
+/// The embedded views' search budget is written once, in Rust
+/// (`planning::EMBED_BUDGET_MS`): no Python file of the package assigns a number of
+/// milliseconds of its own to a budget (the notebook's `_BUDGET_MS = 300` was a copy of
+/// the widget's; it takes `_native.EMBED_BUDGET_MS`). The page's copy is in src/web and
+/// www/, whose owner switches them.
+#[test]
+fn no_python_file_retypes_the_embed_budget() {
+    let dir = root().join("python/memplan");
+    let mut checked = 0;
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let p = e.path();
+        if !p.extension().is_some_and(|x| x == "py") {
+            continue;
+        }
+        checked += 1;
+        let text = std::fs::read_to_string(&p).unwrap();
+        for line in text.lines() {
+            let Some((name, value)) = line.split_once('=') else {
+                continue;
+            };
+            let name = name.trim().to_ascii_uppercase();
+            let value = value.trim();
+            let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || c == '_');
+            assert!(
+                !(name.contains("BUDGET") && number),
+                "{}: `{}` types a budget: take `_native.EMBED_BUDGET_MS`",
+                p.display(),
+                line.trim()
+            );
+        }
+    }
+    assert!(checked > 3);
+}
+
 /// A function's length in lines, from its `fn` line to its closing brace: braces
 /// counted outside string and char literals and comments (a line's text after `//`).
 fn function_lengths(text: &str) -> Vec<(usize, String, usize)> {
@@ -718,4 +752,105 @@ fn function_lengths_count_braces_outside_strings_and_comments() {
         function_lengths(text),
         [(0, "a".to_owned(), 4), (5, "c".to_owned(), 1)]
     );
+}
+
+/// What a test's code uses that only a cargo feature builds, and that feature: an item
+/// behind `#[cfg(feature)]` in src/lib.rs or src/formats, or the `memplan` binary
+/// (`required-features = ["cli"]`). A test file includes its `support/` files.
+/// `onnx` and `cli` are default features: their entries keep a test honest about what
+/// it needs, so `--no-default-features` skips it rather than failing to build.
+const FEATURE_GATES: &[(&str, &str)] = &[
+    ("memplan::tools", "tools"),
+    ("formats::onnx::", "onnx"),
+    ("memplan::cli::", "cli"),
+    ("memplan::export_folder", "cli"),
+    ("cargo_bin(\"memplan\")", "cli"),
+];
+
+/// The `[[test]]` targets of Cargo.toml and the features each requires.
+fn test_targets(manifest: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut targets = BTreeMap::new();
+    let mut name: Option<String> = None;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            name = None;
+            if line == "[[test]]" {
+                name = Some(String::new());
+            }
+            continue;
+        }
+        let Some(current) = name.as_mut() else {
+            continue;
+        };
+        if let Some(value) = line.strip_prefix("name = ") {
+            *current = value.trim_matches('"').to_owned();
+            targets.insert(current.clone(), BTreeSet::new());
+        } else if let Some(value) = line.strip_prefix("required-features = ") {
+            let features = value.trim_matches(['[', ']']).split(',');
+            let features = features.map(|f| f.trim().trim_matches('"').to_owned());
+            targets
+                .entry(current.clone())
+                .or_default()
+                .extend(features.filter(|f| !f.is_empty()));
+        }
+    }
+    targets
+}
+
+/// A test's source with the `support/` files it includes.
+fn test_source(file: &Path) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut all = text.clone();
+    for part in text.split("include!(\"").skip(1) {
+        let included = part.split('"').next().unwrap();
+        all.push_str(&std::fs::read_to_string(root().join("tests").join(included)).unwrap());
+    }
+    all
+}
+
+/// `cargo test` (no feature named) builds in a clean clone and `--features tools` runs
+/// every test: a test target that needs a feature declares it with `required-features`,
+/// so cargo skips it instead of failing to compile (#52).
+#[test]
+fn every_test_that_needs_a_feature_requires_it() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let targets = test_targets(&manifest);
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root().join("tests")).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.extension().is_some_and(|e| e == "rs") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let source = code(&test_source(&path));
+        let declared = targets.get(&name).cloned().unwrap_or_default();
+        for &(item, feature) in FEATURE_GATES {
+            // Not where a string names it (this file's table).
+            let used = source
+                .match_indices(item)
+                .any(|(at, _)| !source[..at].ends_with('"'));
+            if used && !declared.contains(feature) {
+                missing.push(format!("tests/{name}.rs uses {item}: needs \"{feature}\""));
+            }
+        }
+    }
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "Cargo.toml lacks `[[test]] required-features` for:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn the_manifest_reader_sees_each_test_and_its_features() {
+    let manifest = "[[test]]\nname = \"a\"\nrequired-features = [\"tools\", \"cli\"]\n\n\
+                    [features]\nname = \"not a test\"\n[[test]]\nname = \"b\"\n";
+    let targets = test_targets(manifest);
+    assert_eq!(targets.len(), 2);
+    assert_eq!(
+        targets["a"],
+        BTreeSet::from(["tools".to_owned(), "cli".to_owned()])
+    );
+    assert!(targets["b"].is_empty());
 }

@@ -523,3 +523,56 @@ fn stats_speak_the_words_of_the_files_format() {
         assert!(aidge.contains(w), "`{w}` not in Aidge's stats:\n{aidge}");
     }
 }
+
+/// Models travel gzipped: every command opens `model.onnx.gz` as it opens the model
+/// (formats::load inflates it), and a cut-short one is an error naming the file.
+#[test]
+fn every_command_opens_a_gzipped_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let gz = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/onnx/corpus/alexnet.onnx.gz");
+    let zipped = std::fs::read(&gz).unwrap();
+    let mut raw = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&zipped[..]), &mut raw).unwrap();
+    let plain = dir.path().join("alexnet.onnx");
+    std::fs::write(&plain, &raw).unwrap();
+    let stats = |file: &Path| {
+        let out = memplan()
+            .args(["stats", "--json"])
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (v["peak"].as_u64().unwrap(), v["format"].clone())
+    };
+    assert_eq!(stats(&gz), stats(&plain));
+    memplan().arg("check").arg(&gz).assert().success();
+    let out = dir.path().join("alexnet.json");
+    memplan()
+        .args(["plan", "--strategy", "greedy-size", "-o"])
+        .arg(&out)
+        .arg(&gz)
+        .assert()
+        .success();
+    let csv = dir.path().join("alexnet.csv");
+    memplan()
+        .arg("convert")
+        .arg(&gz)
+        .arg("-o")
+        .arg(&csv)
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&csv).unwrap().lines().count() > 10);
+    let cut = dir.path().join("cut.onnx.gz");
+    std::fs::write(&cut, &zipped[..zipped.len() / 2]).unwrap();
+    memplan()
+        .arg("stats")
+        .arg(&cut)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cut.onnx.gz").and(predicate::str::contains("gzip")));
+}

@@ -231,9 +231,25 @@ fn the_cli_takes_recipe_and_dtype_names_from_the_table() {
     let deployed_peak = v["peak"].as_u64().unwrap();
     assert_eq!(deployed_peak, 2_408_448);
     // Without --recipes, the graph as imported.
-    assert!(peak(&model) < deployed_peak);
+    let imported = peak(&model);
+    assert!(imported < deployed_peak);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("deployed as export-cpp"), "{stderr}");
+    // stats' own output names the deployment and its net change, not only stderr.
+    assert_eq!(v["deployed"]["as"], "export-cpp");
+    assert_eq!(v["deployed"]["peak_as_imported"].as_u64(), Some(imported));
+    let change = deployed_peak as i64 - imported as i64;
+    assert_eq!(v["deployed"]["change"].as_i64(), Some(change));
+    let text = memplan()
+        .args(["stats", "--recipes", "export-cpp"])
+        .arg(&model)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    let line = format!(
+        "deployed as:  export-cpp: {change} bytes more than the graph as imported ({imported} bytes)"
+    );
+    assert!(text.contains(&line), "{text}");
     let help = memplan().args(["stats", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&help.stdout);
     for r in Recipe::ALL {
@@ -251,13 +267,23 @@ fn the_cli_takes_recipe_and_dtype_names_from_the_table() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("export-cpp"));
 }
 
+/// What `patch_export(strategy="best")` ships is memplan's plan of the export's own
+/// graph: from the model alone, `best` of the deployed schedule is valid and below the
+/// real export's `mem_0` (recorded, tests/data/recipes/export_cpp.json), not merely at
+/// or below memplan's own default plan, which it never exceeds by construction: on the
+/// models where docs/recipes.md's table says `best` saves (SqueezeNet-1.0: 5,682,048 B
+/// against 6,345,216).
 #[test]
-fn best_replans_the_deployed_graph_below_the_exports_plan() {
-    // What `patch_export(strategy="best")` ships is memplan's plan of the export's own
-    // graph: from the model alone, `best` of the deployed schedule is at or below the
-    // export's mem_0, and valid.
-    let mut s = deployed("resnet18", &export_cpp()).unwrap();
-    let real = session_peak(&mut s);
-    let (_, best) = best_of(&mut s);
-    assert!(best <= real, "best {best}, the export's {real}");
+fn best_replans_the_deployed_graph_below_the_real_exports_mem_0() {
+    let recorded = recorded();
+    for model in ["mobilenet_v3_small", "mnasnet0_5", "squeezenet1_0"] {
+        let (_, mem_0, varies) = recorded.iter().find(|(m, ..)| m == model).unwrap();
+        assert!(!varies, "{model}: one mem_0 per run of the export");
+        let mut s = deployed(model, &export_cpp()).unwrap();
+        let (_, best) = best_of(&mut s);
+        assert!(
+            best < *mem_0,
+            "{model}: best {best}, the real export's {mem_0}"
+        );
+    }
 }

@@ -3,6 +3,7 @@ __version__: str
 STRATEGIES: list[str]
 STRATEGY_HELP: dict[str, str]
 AS_LOADED: str
+EMBED_BUDGET_MS: int
 AS_LOADED_ALIAS: str
 EXPORT_FORMATS: list[str]
 RECIPES: list[str]

@@ -30,8 +30,6 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 #: The width of the static SVG (the HTML export's), in CSS pixels; it scales to its box.
 _SVG_WIDTH = 960
-#: The search budget of a strategy, as the widget's (`Viewer::open_with`).
-_BUDGET_MS = 300
 
 
 def _bundle() -> str:
@@ -124,7 +122,8 @@ def _static(name: str, data: bytes, strategy: str, names: bool, height: int) -> 
     of the chart. Raises ValueError (the core's message) for a file that does not open."""
     from . import _native
     from .report import Report
-    text, report_json = _native.plan(data, name, strategy, _BUDGET_MS)
+    # The search budget of a strategy, the widget's (the core's `EMBED_BUDGET_MS`).
+    text, report_json = _native.plan(data, name, strategy, _native.EMBED_BUDGET_MS)
     report = Report.from_json(report_json)
     svg = _native.svg(data if strategy == _native.AS_LOADED else text, name, names,
                       _SVG_WIDTH, max(160, height - 40))
@@ -164,7 +163,7 @@ def show(plan: Any, compare: Any = None, *, name: Optional[str] = None,
 
     The widget draws the plan (hover a plane for its details, click pins it, drag pans,
     the wheel zooms, arrows and P move between planes, N shows names) under a bar: the
-    strategy menu re-plans it (``strategy`` is the first choice; the search has 300 ms),
+    strategy menu re-plans it (``strategy`` is the first choice; the search has the widget's budget, ``_native.EMBED_BUDGET_MS``),
     *Names*, *Compare* (``compare`` given: the two plans on one scale, shown first;
     else the plan as loaded against its re-plan) and *Fit*. ``height`` is in pixels;
     the width is the cell's. ``theme`` ``auto`` follows the notebook's (JupyterLab's,

@@ -20,11 +20,23 @@ fn display(path: &Path) -> String {
 /// Reads and sniffs a file (an ONNX model with the `--dims` given); prints its
 /// warnings on stderr.
 pub(super) fn read(path: &Path, dims: &Dims) -> Result<Document> {
+    let (doc, deploy) = read_undeployed(path, dims)?;
+    deployed(path, doc, deploy)
+}
+
+/// The file as read, and the deployment `--recipes`/`--dtype` ask for.
+fn read_undeployed(path: &Path, dims: &Dims) -> Result<(Document, crate::recipes::Deploy)> {
     let doc = read_file(path, dims)?;
     let deploy = crate::recipes::Deploy::parse(
         &dims.recipes.join(","),
         dims.dtype.as_deref().unwrap_or(""),
     )?;
+    Ok((doc, deploy))
+}
+
+/// `doc` as `deploy` runs it (itself when there is none), what the recipes did on
+/// stderr.
+fn deployed(path: &Path, doc: Document, deploy: crate::recipes::Deploy) -> Result<Document> {
     if deploy.is_empty() {
         return Ok(doc);
     }
@@ -83,7 +95,16 @@ fn write_out(path: &Path, text: &str) -> Result<()> {
 }
 
 pub(super) fn stats(a: StatsArgs) -> Result<u8> {
-    let doc = read(&a.file, &a.dims)?;
+    let (doc, deploy) = read_undeployed(&a.file, &a.dims)?;
+    // A deployment's own block: its name and its net change against the graph as
+    // imported (its plan as loaded), not only the recipes' lines on stderr.
+    let imported = if deploy.is_empty() {
+        None
+    } else {
+        let plan = resolve(&a.file, &doc)?;
+        Some((deploy.label(), crate::stats::stats(&plan).peak))
+    };
+    let doc = deployed(&a.file, doc, deploy)?;
     // The plan as loaded and the bound its report states: on a schedule, the bound over
     // every layout memplan makes of it (what `--strategy best` cannot go under).
     let mut session = planning::Session::of(&display(&a.file), doc.clone());
@@ -99,6 +120,14 @@ pub(super) fn stats(a: StatsArgs) -> Result<u8> {
                 "bound_scope".into(),
                 serde_json::to_value(scope).map_err(|e| Error::whole(e.to_string()))?,
             );
+            if let Some((label, before)) = &imported {
+                let deploy = serde_json::json!({
+                    "as": label,
+                    "peak_as_imported": before,
+                    "change": s.peak as i128 - *before as i128,
+                });
+                obj.insert("deployed".into(), deploy);
+            }
         }
         println!("{value}");
         return Ok(OK);
@@ -107,6 +136,17 @@ pub(super) fn stats(a: StatsArgs) -> Result<u8> {
     let words = doc.words();
     let line = |label: &str, value: String| println!("{:<13} {value}", format!("{label}:"));
     line("file", format!("{} ({})", display(&a.file), doc.format));
+    if let Some((label, before)) = &imported {
+        let change = match s.peak.cmp(before) {
+            std::cmp::Ordering::Less => format!("{} bytes less than", before - s.peak),
+            std::cmp::Ordering::Greater => format!("{} bytes more than", s.peak - before),
+            std::cmp::Ordering::Equal => "the same peak as".to_owned(),
+        };
+        line(
+            "deployed as",
+            format!("{label}: {change} the graph as imported ({before} bytes)"),
+        );
+    }
     line(&words.peak.to_lowercase(), format!("{} bytes", s.peak));
     match scope {
         planning::BoundScope::Placements => line("lower bound", format!("{} bytes", s.lower_bound)),
@@ -278,7 +318,9 @@ fn read_onnx(path: &Path, dims: &[String]) -> Result<Document> {
         .collect::<Result<Vec<_>>>()?;
     let bytes = std::fs::read(path)
         .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
-    let schedule = formats::onnx::read(&bytes, &dims).map_err(|e| e.in_file(&name))?;
+    let schedule = formats::gzip::inflate(&name, &bytes)
+        .and_then(|(_, bytes)| formats::onnx::read(&bytes, &dims))
+        .map_err(|e| e.in_file(&name))?;
     let doc = Document::of_schedule(schedule);
     for w in &doc.warnings {
         eprintln!("memplan: {name}: warning: {w}");
@@ -398,7 +440,9 @@ fn write_tflite(input: &Path, output: &Path, is_model: bool, plan: &Plan) -> Res
     }
     let bytes = std::fs::read(input)
         .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
-    let written = formats::tflite::with_plan(&bytes, plan).map_err(|e| e.in_file(&name))?;
+    let written = formats::gzip::inflate(&name, &bytes)
+        .and_then(|(_, bytes)| formats::tflite::with_plan(&bytes, plan))
+        .map_err(|e| e.in_file(&name))?;
     std::fs::write(output, &written.bytes)
         .map_err(|e| Error::whole(format!("cannot write: {e}")).in_file(display(output)))?;
     eprintln!("memplan: {}: {}", display(output), written.summary());

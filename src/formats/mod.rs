@@ -11,6 +11,7 @@ pub mod aidge_planes;
 pub mod csv;
 pub mod executorch;
 pub mod export_cpp;
+pub mod gzip;
 pub mod header;
 pub mod iree;
 mod json_path;
@@ -162,8 +163,11 @@ impl Document {
 
 /// Reads a file of any supported format. `file_name` is used as a hint (extension)
 /// and to name the file in errors; the content decides in the end.
+/// A gzip stream is inflated first ([`gzip`]), its name's `.gz` dropped for the hint.
 pub fn load(file_name: &str, bytes: &[u8]) -> Result<Document> {
-    load_inner(file_name, bytes).map_err(|e| e.in_file(file_name))
+    gzip::inflate(file_name, bytes)
+        .and_then(|(name, bytes)| load_inner(name, &bytes))
+        .map_err(|e| e.in_file(file_name))
 }
 
 fn load_inner(file_name: &str, bytes: &[u8]) -> Result<Document> {

@@ -40,6 +40,7 @@ use crate::timer::Timer;
 use crate::{Error, Result};
 use bound::Item;
 use search::{Limits, Outcome};
+use std::cell::Cell;
 use std::fmt;
 use std::rc::Rc;
 use std::str::FromStr;
@@ -211,6 +212,11 @@ pub struct Placement {
     pub elapsed_ms: u64,
     /// Search nodes visited (0 for the greedy strategies).
     pub iterations: u64,
+    /// Buffers the budget left unplaced: it ended before the sweep, the first
+    /// placement of a list too dense for a greedy pass, completed, and nothing after it
+    /// did better; they sit one above the other over the rest ([`sweep::place_until`]).
+    /// 0 but for a budget too short for the list.
+    pub stacked: usize,
 }
 
 /// Places `list`'s buffers with `strategy` within `budget`. A buffer whose `upper` is
@@ -232,6 +238,7 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
             stop_at: budget.max_nodes,
             stride: 256,
         },
+        stacked: Cell::new(None),
     };
     let (offsets, used, exhausted) = match strategy {
         Strategy::GreedyBySize | Strategy::GreedyBySizeFirstFit | Strategy::GreedyByConflicts => {
@@ -272,6 +279,11 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
         }
     };
     let peak = bound::peak(&items, &offsets);
+    // The stacked sweep is what stands when nothing after it went lower.
+    let stacked = match run.stacked.get() {
+        Some((n, stacked_peak)) if peak >= stacked_peak => n,
+        _ => 0,
+    };
     Ok(Placement {
         proven_optimal: peak == lower_bound || exhausted,
         offsets,
@@ -280,6 +292,7 @@ pub fn place(list: &BufferList, strategy: Strategy, budget: &Budget) -> Result<P
         strategy_used: used,
         elapsed_ms: timer.elapsed_ms(),
         iterations: run.limits.nodes,
+        stacked,
     })
 }
 
@@ -356,6 +369,7 @@ fn finish(items: &[Item], offsets: Vec<Bytes>, used: Strategy, timer: &Timer) ->
         strategy_used: used,
         elapsed_ms: timer.elapsed_ms(),
         iterations: 0,
+        stacked: 0,
     }
 }
 
@@ -403,6 +417,9 @@ struct Run<'a> {
     /// Pairs of buffers whose lifetimes overlap ([`pairs`]).
     pairs: u64,
     limits: Limits<'a>,
+    /// Set when the budget stopped the sweep: how many buffers it stacked, and the
+    /// peak of that placement ([`Placement::stacked`]).
+    stacked: Cell<Option<(usize, Bytes)>>,
 }
 
 impl Run<'_> {
@@ -426,7 +443,21 @@ impl Run<'_> {
         let timer = self.limits.timer;
         let spent = || timer.elapsed_ms() >= half || self.limits.budget.cancelled();
         greedy::place_until(self.items, &pass.order.sort(self.items), pass.fit, spent)
-            .unwrap_or_else(|| sweep::place(self.items))
+            .unwrap_or_else(|| self.sweep())
+    }
+
+    /// The sweep, stopped at the budget's end (or a cancel), its rest stacked
+    /// ([`sweep::place_until`]; recorded in `stacked`). Where the budget allows it, the
+    /// same plan as [`sweep::place`].
+    fn sweep(&self) -> Vec<Bytes> {
+        let (timer, budget) = (self.limits.timer, self.limits.budget);
+        let spent = || timer.elapsed_ms() >= budget.millis || budget.cancelled();
+        let (offsets, stacked) = sweep::place_until(self.items, spent);
+        if stacked > 0 {
+            let peak = bound::peak(self.items, &offsets);
+            self.stacked.set(Some((stacked, peak)));
+        }
+        offsets
     }
 
     /// The pass of a named greedy strategy (the search starts from greedy-size's).
@@ -445,8 +476,9 @@ impl Run<'_> {
     /// left when they began is spent (the first one where none ended before, and no
     /// sweep, at the budget's end), so that passes of seconds each (12 passes of 6 s
     /// on IOPDDL S_1's 4.3·10^7 overlapping pairs on a loaded machine) leave the
-    /// rest to the searches and the budget holds; the sweep, O(n log n), always
-    /// completes (`place_near` stops at the budget's end). With the time, every pass
+    /// rest to the searches and the budget holds; the sweep, O(n log n), and
+    /// `place_near` stop at the budget's end (the sweep stacking what it did not
+    /// place: 2 s on a dense trace of 10^6 buffers, more than a short budget). With the time, every pass
     /// completes and `best` is never above any of them (a node budget never stops
     /// them). Where a greedy pass is not affordable the sweep goes first.
     fn best_greedy(&self) -> Greedy {
@@ -472,7 +504,8 @@ impl Run<'_> {
             }
             peak == self.lower_bound
         };
-        // The sweep, which always completes, then its variant that looks at when
+        // The sweep (stopped at the budget's end, its rest stacked: [`Run::sweep`]),
+        // then its variant that looks at when
         // neighbours are freed ([`sweep::place_near`]: 0.1–0.3 points lower on the
         // dense synthetic traces, where the sweep is the lowest pass; 1.3 times the
         // sweep's time), which stops at the budget's end. Where the passes go first
@@ -482,11 +515,14 @@ impl Run<'_> {
         let end = self.limits.budget.millis;
         let near = || {
             let spent = || timer.elapsed_ms() >= end || self.limits.budget.cancelled();
-            sweep::place_near(self.items, spent)
+            // Not even its sort of every buffer once the time is spent.
+            (!spent())
+                .then(|| sweep::place_near(self.items, spent))
+                .flatten()
         };
         let early = if sweep_first { None } else { near() };
         let sweeps = |best: &mut Option<Greedy>, early: Option<Vec<Bytes>>| {
-            let swept = sweep::place(self.items);
+            let swept = self.sweep();
             consider(best, swept, Pass::TFLITE, Strategy::Sweep)
                 || early
                     .or_else(near)
@@ -510,7 +546,6 @@ impl Run<'_> {
             if done {
                 break;
             }
-            let order = pass.order.sort(self.items);
             // The first pass may run to the end of the budget: on a real graph any
             // pass is far below the sweep (PanGu-2.6B: +0.76 % against +19.4 %).
             let until = match best {
@@ -519,6 +554,12 @@ impl Run<'_> {
                 Some(_) => passes_until,
             };
             let spent = || timer.elapsed_ms() >= until || self.limits.budget.cancelled();
+            // Not even the pass's order (a sort of every buffer, 0.2 s on 10^6) when
+            // its time is already spent.
+            if spent() {
+                break;
+            }
+            let order = pass.order.sort(self.items);
             let Some(offsets) = greedy::place_until(self.items, &order, pass.fit, spent) else {
                 break;
             };
@@ -632,6 +673,10 @@ impl Run<'_> {
         let timer = self.limits.timer;
         let nodes = &mut self.limits.nodes;
         let cancelled = || budget.cancelled();
+        // No pass would run: not even the sort of its order (0.2 s on 10^6 buffers).
+        if timer.elapsed_ms() >= until_ms || cancelled() {
+            return (start.offsets, start.used);
+        }
         let (offsets, peak) = greedy::iterate(
             self.items,
             (start.pass.order.sort(self.items), start.offsets, start.peak),

@@ -28,10 +28,10 @@ since export-cpp has no Flatten kernel):
 Prints one line per model and "N passed, N failed"; exits non-zero on any failure.
 Usage: .venv/bin/python tests/parity/recipes_diff.py [MODEL ... | --all] [--full]
        [--record=FILE]
-       [--render]
-(no argument: CI_MODELS; --all: every model of ALL; --render: docs/recipes.md's table
-from the recorded figures and memplan's CLI, no Aidge needed; --record: writes each model's
-mem_0 and memplan's own-order peak, as tests/data/recipes/export_cpp.json holds them)
+(no argument: CI_MODELS; --all: every model of ALL; --record: writes each model's
+mem_0 and memplan's own-order peak, as tests/data/recipes/export_cpp.json holds them;
+docs/recipes.md's tables are rendered from that record by scripts/recipes_tables.py,
+which needs no Aidge and which scripts/doc_tables.py check re-runs in CI)
 """
 
 import contextlib
@@ -341,38 +341,7 @@ ORDER_DEPENDENT = {"googlenet", "inception_v3"}
 RECORD = {}
 
 
-def render():
-    """The table of docs/recipes.md from tests/data/recipes/export_cpp.json and memplan's
-    CLI: the export's mem_0, memplan's figure from the model and its best plan of the
-    deployed graph, the graph as imported."""
-    rec = json.loads((ROOT / "tests/data/recipes/export_cpp.json").read_text())
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in sorted(rec):
-            path = pathlib.Path(tmp) / f"{name}.onnx"
-            path.write_bytes(gzip.open(source(name)).read())
-            out = subprocess.run([str(MEMPLAN), "stats", str(path), "--json", "--recipes",
-                                  "export-cpp"], check=True, capture_output=True, text=True)
-            ours = int(json.loads(out.stdout)["peak"])
-            imported = peak(path)
-            best = pathlib.Path(tmp) / f"{name}.best.json"
-            subprocess.run([str(MEMPLAN), "plan", str(path), "--recipes", "export-cpp",
-                            "--strategy", "best", "--budget", "2000", "-o", str(best)],
-                           check=True, capture_output=True, text=True)
-            r = rec[name]
-            real = f"{r['mem_0']:,}" + (" (varies)" if r.get("order_dependent") else "")
-            how = "whole export" if r.get("whole_export") else "export's front half"
-            rows.append(f"| {name} | {real} | {ours:,} | {peak(best):,} | {imported:,} | {how} |")
-    print("| model | export's mem_0 (B) | memplan `--recipes export-cpp` (B) | and `--strategy "
-          "best` (2 s) (B) | graph as imported, default plan (B) | real figure from |")
-    print("|---|---:|---:|---:|---:|---|")
-    print("\n".join(rows))
-    return 0
-
-
 def main(argv):
-    if "--render" in argv:
-        return render()
     if argv[1:2] == ["--child"]:
         path, dims, folder, dtype, out = argv[2:7]
         result = real_export(pathlib.Path(path), json.loads(dims), pathlib.Path(folder), dtype)
