@@ -10,20 +10,20 @@ use crate::{Error, Result};
 use std::collections::BTreeMap;
 
 impl MemoryManager {
-    /// `getStack(space, t)`: the blocks of the planes of `space` allocated at the
-    /// latest plane clock ≤ `t` (contiguous part, then wrapped part if any), in
-    /// plane-map order; a repeated offset keeps the first block. Errs where
-    /// Aidge asserts (no plane of the space is allocated at or before `t`).
-    pub fn stack_at(&self, space: SpaceId, t: Tick) -> Result<BTreeMap<u64, u64>> {
+    /// The planes of `space` by the clock they are allocated at, in plane-map order.
+    fn plane_groups(&self, space: SpaceId) -> BTreeMap<Tick, Vec<&super::MemoryPlane>> {
         let mut groups: BTreeMap<Tick, Vec<&super::MemoryPlane>> = BTreeMap::new();
         for p in self.planes.values().flatten().filter(|p| p.space == space) {
             groups.entry(p.allocated).or_default().push(p);
         }
-        let Some((_, group)) = groups.range(..=t).next_back() else {
-            return Err(Error::whole(format!(
-                "getStack(): space {space} has no plane allocated at or before clock {t}"
-            )));
-        };
+        groups
+    }
+
+    /// `getStack(space, t)`: the blocks `group`'s planes occupy in `space` as it is
+    /// placed now (contiguous part, then wrapped part if any), in plane-map order; a
+    /// repeated offset keeps the first block. `group` is the planes allocated at the
+    /// latest plane clock ≤ `t` (Aidge asserts that there is one).
+    fn blocks(&self, space: SpaceId, group: &[&super::MemoryPlane]) -> BTreeMap<u64, u64> {
         let s = &self.spaces[space];
         let mut out = BTreeMap::new();
         for p in group {
@@ -34,7 +34,7 @@ impl MemoryManager {
                 out.entry(p.wrapped_offset(s)).or_insert(w);
             }
         }
-        Ok(out)
+        out
     }
 
     /// `getMaxHole(space)` → (clock, hole): per plane clock, the bytes of the
@@ -143,8 +143,22 @@ impl MemoryManager {
             }
             let offset = Stack::first_fit(coalesced.iter().map(|(o, z)| (o, z)), s.size);
             self.spaces[id].offset = offset;
+            // `getStack(id, t)` for every clock of the space's life, its planes grouped
+            // once: a clock's stack is the latest group's, the same for every clock up
+            // to the next group (grouping per clock made this cubic: minutes on Swin-T).
+            let groups = self.plane_groups(id);
+            let mut latest: Option<(Tick, BTreeMap<u64, u64>)> = None;
             for t in clocks {
-                for (o, z) in self.stack_at(id, t)? {
+                let Some((&at, group)) = groups.range(..=t).next_back() else {
+                    return Err(Error::whole(format!(
+                        "getStack(): space {id} has no plane allocated at or before clock {t}"
+                    )));
+                };
+                if latest.as_ref().is_none_or(|(k, _)| *k != at) {
+                    latest = Some((at, self.blocks(id, group)));
+                }
+                let (_, blocks) = latest.as_ref().expect("set above");
+                for (&o, &z) in blocks {
                     stacks[t as usize].entry(o).or_insert(z);
                 }
             }
