@@ -32,6 +32,9 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Draw the chart to an SVG or PNG file (the page's drawing, for documentation).
     Render(RenderArgs),
+    /// Tile an ONNX model's first layers (patch-based inference) so its peak fits a
+    /// fast memory; writes the tiled model.
+    Tile(super::tile::TileArgs),
 }
 
 #[derive(Debug, Args)]
