@@ -5,11 +5,11 @@
 //! arithmetic is checked against a brute-force receptive field in `tiling::region`.)
 
 use assert_cmd::Command;
-use predicates::prelude::*;
 use memplan::formats::{onnx, Document};
 use memplan::planning::{Request, Session};
 use memplan::strategies::Budget;
 use memplan::tiling::{self, Options};
+use predicates::prelude::*;
 use prost::encoding::{decode_key, decode_varint, WireType};
 use std::io::Read;
 
@@ -63,15 +63,28 @@ fn a_tiled_resnet_fits_reads_back_and_keeps_the_rest_of_the_model_byte_for_byte(
     let model = corpus("resnet18");
     let budget = 2_000_000;
     let t = tiling::tile(&model, &[], budget, &Options::default()).unwrap();
-    assert!(t.peak_before > budget, "the untiled model must not fit already");
+    assert!(
+        t.peak_before > budget,
+        "the untiled model must not fit already"
+    );
     assert!(t.fits && t.peak_after <= budget, "{t:?}");
     assert_eq!(t.stages.len(), 1);
     let s = &t.stages[0];
     assert!(s.rows * s.cols > 1 && t.macs_after > t.macs_before);
-    assert!(s.ended_by.as_deref().unwrap_or("").contains("GlobalAveragePool") || s.ended_by.is_none());
+    assert!(
+        s.ended_by
+            .as_deref()
+            .unwrap_or("")
+            .contains("GlobalAveragePool")
+            || s.ended_by.is_none()
+    );
     // The file's own plan: never above the figure reported (best given more time).
     let peak = best_peak(&t.onnx);
-    assert!(peak <= t.peak_after && peak <= budget, "{peak} vs {}", t.peak_after);
+    assert!(
+        peak <= t.peak_after && peak <= budget,
+        "{peak} vs {}",
+        t.peak_after
+    );
 
     // Every node not replaced, every initializer, every other model field: same bytes.
     let (before, after) = (graph(&model), graph(&t.onnx));
@@ -81,7 +94,11 @@ fn a_tiled_resnet_fits_reads_back_and_keeps_the_rest_of_the_model_byte_for_byte(
         .filter(|n| nodes_after.contains(n))
         .collect();
     let replaced = fields(before, 1).len() - kept.len();
-    assert!(replaced > 0 && kept.len() > 10, "{replaced} replaced, {} kept", kept.len());
+    assert!(
+        replaced > 0 && kept.len() > 10,
+        "{replaced} replaced, {} kept",
+        kept.len()
+    );
     let inits_after = fields(after, 5);
     for init in fields(before, 5) {
         assert!(inits_after.contains(&init), "an initializer changed");
@@ -121,7 +138,10 @@ fn the_cli_writes_the_tiled_model_and_names_what_ended_the_stage() {
         .assert()
         .success();
     let text = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
-    assert!(text.contains("patches") && text.contains("% MACs"), "{text}");
+    assert!(
+        text.contains("patches") && text.contains("% MACs"),
+        "{text}"
+    );
     assert!(text.contains("tiling ends at"), "{text}");
     assert!(best_peak(&std::fs::read(&out).unwrap()) <= 1500 * 1024);
 

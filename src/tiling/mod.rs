@@ -315,12 +315,45 @@ pub fn tile(
     if peak_after >= peak_before {
         return Ok(untiled(found.ended_by));
     }
-    let stage = stages[pick.stage];
+    let report = stage_report(
+        &graph,
+        stages[pick.stage],
+        &found,
+        pick,
+        peak_before,
+        peak_after,
+        macs_before,
+    );
+    Ok(Tiling {
+        onnx: pick.onnx.clone(),
+        fast_budget,
+        fits: peak_after <= fast_budget,
+        peak_before,
+        peak_after,
+        macs_before,
+        macs_after: pick.macs,
+        stages: vec![report],
+        ended_by: found.ended_by,
+        candidates,
+        elapsed_ms: timer.elapsed_ms(),
+    })
+}
+
+/// The report of the stage `pick` tiles.
+fn stage_report(
+    graph: &Graph,
+    stage: &Stage,
+    found: &stage::Stages,
+    pick: &Candidate,
+    peak_before: u64,
+    peak_after: u64,
+    macs_before: u64,
+) -> StageReport {
     let name = |i: usize| stage::node_name(&graph.proto.node[i], i);
     let max =
         |f: &dyn Fn(&build::Patch) -> i64| pick.patches.iter().map(f).max().unwrap_or(0) as u64;
-    let tile = [max(&|p| p.cut[0].len()), max(&|p| p.cut[1].len())];
-    let input_tile = [max(&|p| p.input[0].len()), max(&|p| p.input[1].len())];
+    let tile = [max(&|p| p.cut[0].size()), max(&|p| p.cut[1].size())];
+    let input_tile = [max(&|p| p.input[0].size()), max(&|p| p.input[1].size())];
     let share = |extent: i64, n: i64| ((extent + n - 1) / n) as u64;
     let halo = [
         input_tile[0].saturating_sub(share(graph.input_dims[2], pick.rows)),
@@ -328,7 +361,7 @@ pub fn tile(
     ];
     let macs_added = pick.macs.saturating_sub(macs_before);
     let is_last = stage.nodes.len() == found.stages.last().map_or(0, |s| s.nodes.len());
-    let report = StageReport {
+    StageReport {
         first: name(stage.nodes[0].index),
         last: name(stage.nodes[stage.nodes.len() - 1].index),
         cut: stage.cut.clone(),
@@ -350,18 +383,5 @@ pub fn tile(
         } else {
             None
         },
-    };
-    Ok(Tiling {
-        onnx: pick.onnx.clone(),
-        fast_budget,
-        fits: peak_after <= fast_budget,
-        peak_before,
-        peak_after,
-        macs_before,
-        macs_after: pick.macs,
-        stages: vec![report],
-        ended_by: found.ended_by,
-        candidates,
-        elapsed_ms: timer.elapsed_ms(),
-    })
+    }
 }

@@ -13,7 +13,7 @@ impl Span {
         Span { start, end }
     }
 
-    pub fn len(self) -> i64 {
+    pub fn size(self) -> i64 {
         self.end - self.start
     }
 
@@ -107,7 +107,7 @@ mod tests {
                                         pad_end: pe,
                                         ..w
                                     };
-                                    assert_eq!(patch.output(span.len(), false), b - a);
+                                    assert_eq!(patch.output(span.size(), false), b - a);
                                 }
                             }
                         }

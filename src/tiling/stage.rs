@@ -265,118 +265,7 @@ impl Graph {
         }
         let first = *in_dims.first().ok_or("it reads no data")?;
         match op {
-            "Conv" | "MaxPool" | "AveragePool" => {
-                if data_inputs != [0] {
-                    return Err("its weights are computed from the data".into());
-                }
-                let w_dims = if op == "Conv" {
-                    let w = node.input.get(1).and_then(|n| self.const_dims.get(n));
-                    match w {
-                        Some(d) if d.len() == 4 => Some(d.clone()),
-                        _ => return Err("its weight is not a known 4-D constant".into()),
-                    }
-                } else {
-                    None
-                };
-                let kernel: Vec<i64> = match (attrs.ints("kernel_shape"), &w_dims) {
-                    (Some(k), _) => k.to_vec(),
-                    (None, Some(w)) => w[2..].to_vec(),
-                    _ => return Err("it has no kernel_shape".into()),
-                };
-                if kernel.len() != 2 {
-                    return Err("it is not a 2-D window".into());
-                }
-                let ints = |name: &str| attrs.ints(name).map(|v| v.to_vec());
-                let strides = ints("strides").unwrap_or_else(|| vec![1, 1]);
-                let dilations = ints("dilations").unwrap_or_else(|| vec![1, 1]);
-                if strides.len() != 2 || dilations.len() != 2 {
-                    return Err("its strides or dilations are not 2-D".into());
-                }
-                let ceil = attrs.int("ceil_mode", 0) != 0;
-                let hw = [first[2], first[3]];
-                let auto_pad = attrs.string("auto_pad").unwrap_or_default();
-                let pads: Vec<i64> = match auto_pad.as_str() {
-                    "" | "NOTSET" => ints("pads").unwrap_or_else(|| vec![0; 4]),
-                    "VALID" => vec![0; 4],
-                    "SAME_UPPER" | "SAME_LOWER" => {
-                        let mut p = vec![0; 4];
-                        for a in 0..2 {
-                            let out = (hw[a] + strides[a] - 1) / strides[a];
-                            let total =
-                                ((out - 1) * strides[a] + dilations[a] * (kernel[a] - 1) + 1
-                                    - hw[a])
-                                    .max(0);
-                            let small = total / 2;
-                            let (b, e) = if auto_pad == "SAME_UPPER" {
-                                (small, total - small)
-                            } else {
-                                (total - small, small)
-                            };
-                            p[a] = b;
-                            p[a + 2] = e;
-                        }
-                        p
-                    }
-                    other => return Err(format!("auto_pad {other}")),
-                };
-                if pads.len() != 4 || pads.iter().any(|&p| p < 0) {
-                    return Err("its pads are not 4 non-negative values".into());
-                }
-                if kernel
-                    .iter()
-                    .chain(&strides)
-                    .chain(&dilations)
-                    .any(|&x| x < 1)
-                {
-                    return Err("a kernel, stride or dilation below 1".into());
-                }
-                let win = |a: usize| Window {
-                    kernel: kernel[a],
-                    stride: strides[a],
-                    dilation: dilations[a],
-                    pad_begin: pads[a],
-                    pad_end: pads[a + 2],
-                };
-                let w = [win(0), win(1)];
-                let mut out_hw = [0; 2];
-                for a in 0..2 {
-                    let floor = w[a].output(hw[a], false);
-                    let size = w[a].output(hw[a], ceil);
-                    if size != floor {
-                        // ceil_mode's last window: exact with −inf padding (MaxPool)
-                        // while it starts inside the input or its begin padding;
-                        // AveragePool's divisor there differs between runtimes.
-                        if op != "MaxPool" || (size - 1) * w[a].stride >= hw[a] + w[a].pad_begin {
-                            return Err("ceil_mode adds a window memplan cannot make exact".into());
-                        }
-                    }
-                    if size < 1 {
-                        return Err("its output is empty".into());
-                    }
-                    out_hw[a] = size;
-                }
-                let wop = match op {
-                    "Conv" => WindowOp::Conv,
-                    "MaxPool" => WindowOp::MaxPool,
-                    _ => {
-                        if attrs.int("count_include_pad", 0) != 0 && pads.iter().any(|&p| p > 0) {
-                            return Err("count_include_pad with pads".into());
-                        }
-                        WindowOp::AveragePool
-                    }
-                };
-                if wop == WindowOp::MaxPool && attrs.int("storage_order", 0) != 0 {
-                    return Err("storage_order 1".into());
-                }
-                let channels = w_dims.map_or(first[1], |w| w[0]);
-                Ok(StageNode {
-                    index: 0,
-                    kind: Kind::Window(wop, w),
-                    data_inputs,
-                    output,
-                    dims: [first[0], channels, out_hw[0], out_hw[1]],
-                })
-            }
+            "Conv" | "MaxPool" | "AveragePool" => self.window(node, op, data_inputs, output, first),
             "Concat" => {
                 let axis = attrs.int("axis", 0);
                 if axis != 1 && axis != -3 {
@@ -442,6 +331,127 @@ impl Graph {
             }
             _ => Err("not tileable on H and W".into()),
         }
+    }
+
+    /// A Conv or pooling node: its windows on H and W with explicit pads.
+    fn window(
+        &self,
+        node: &NodeProto,
+        op: &str,
+        data_inputs: Vec<usize>,
+        output: String,
+        first: [i64; 4],
+    ) -> std::result::Result<StageNode, String> {
+        let attrs = Attrs(&node.attribute);
+        if data_inputs != [0] {
+            return Err("its weights are computed from the data".into());
+        }
+        let w_dims = if op == "Conv" {
+            let w = node.input.get(1).and_then(|n| self.const_dims.get(n));
+            match w {
+                Some(d) if d.len() == 4 => Some(d.clone()),
+                _ => return Err("its weight is not a known 4-D constant".into()),
+            }
+        } else {
+            None
+        };
+        let kernel: Vec<i64> = match (attrs.ints("kernel_shape"), &w_dims) {
+            (Some(k), _) => k.to_vec(),
+            (None, Some(w)) => w[2..].to_vec(),
+            _ => return Err("it has no kernel_shape".into()),
+        };
+        if kernel.len() != 2 {
+            return Err("it is not a 2-D window".into());
+        }
+        let ints = |name: &str| attrs.ints(name).map(|v| v.to_vec());
+        let strides = ints("strides").unwrap_or_else(|| vec![1, 1]);
+        let dilations = ints("dilations").unwrap_or_else(|| vec![1, 1]);
+        if strides.len() != 2 || dilations.len() != 2 {
+            return Err("its strides or dilations are not 2-D".into());
+        }
+        let ceil = attrs.int("ceil_mode", 0) != 0;
+        let hw = [first[2], first[3]];
+        let auto_pad = attrs.string("auto_pad").unwrap_or_default();
+        let pads: Vec<i64> = match auto_pad.as_str() {
+            "" | "NOTSET" => ints("pads").unwrap_or_else(|| vec![0; 4]),
+            "VALID" => vec![0; 4],
+            "SAME_UPPER" | "SAME_LOWER" => {
+                let mut p = vec![0; 4];
+                for a in 0..2 {
+                    let out = (hw[a] + strides[a] - 1) / strides[a];
+                    let total = ((out - 1) * strides[a] + dilations[a] * (kernel[a] - 1) + 1
+                        - hw[a])
+                        .max(0);
+                    let small = total / 2;
+                    let (b, e) = if auto_pad == "SAME_UPPER" {
+                        (small, total - small)
+                    } else {
+                        (total - small, small)
+                    };
+                    p[a] = b;
+                    p[a + 2] = e;
+                }
+                p
+            }
+            other => return Err(format!("auto_pad {other}")),
+        };
+        if pads.len() != 4 || pads.iter().any(|&p| p < 0) {
+            return Err("its pads are not 4 non-negative values".into());
+        }
+        if kernel
+            .iter()
+            .chain(&strides)
+            .chain(&dilations)
+            .any(|&x| x < 1)
+        {
+            return Err("a kernel, stride or dilation below 1".into());
+        }
+        let win = |a: usize| Window {
+            kernel: kernel[a],
+            stride: strides[a],
+            dilation: dilations[a],
+            pad_begin: pads[a],
+            pad_end: pads[a + 2],
+        };
+        let w = [win(0), win(1)];
+        let mut out_hw = [0; 2];
+        for a in 0..2 {
+            let floor = w[a].output(hw[a], false);
+            let size = w[a].output(hw[a], ceil);
+            if size != floor {
+                // ceil_mode's last window: exact with −inf padding (MaxPool)
+                // while it starts inside the input or its begin padding;
+                // AveragePool's divisor there differs between runtimes.
+                if op != "MaxPool" || (size - 1) * w[a].stride >= hw[a] + w[a].pad_begin {
+                    return Err("ceil_mode adds a window memplan cannot make exact".into());
+                }
+            }
+            if size < 1 {
+                return Err("its output is empty".into());
+            }
+            out_hw[a] = size;
+        }
+        let wop = match op {
+            "Conv" => WindowOp::Conv,
+            "MaxPool" => WindowOp::MaxPool,
+            _ => {
+                if attrs.int("count_include_pad", 0) != 0 && pads.iter().any(|&p| p > 0) {
+                    return Err("count_include_pad with pads".into());
+                }
+                WindowOp::AveragePool
+            }
+        };
+        if wop == WindowOp::MaxPool && attrs.int("storage_order", 0) != 0 {
+            return Err("storage_order 1".into());
+        }
+        let channels = w_dims.map_or(first[1], |w| w[0]);
+        Ok(StageNode {
+            index: 0,
+            kind: Kind::Window(wop, w),
+            data_inputs,
+            output,
+            dims: [first[0], channels, out_hw[0], out_hw[1]],
+        })
     }
 }
 
