@@ -38,15 +38,13 @@ MEMPLAN = os.environ.get("MEMPLAN", str(ROOT / "target/release/memplan"))
 # (docs/tiling.md gives the smallest each reaches).
 MODELS = {
     "resnet18": 2_000_000,
+    "resnet50": 4_000_000,
     "mobilenet_v2": 2_000_000,
-    "resnet50": 8_000_000,
-    "mobilenet_v3_small": 800_000,
-    "mnasnet0_5": 1_500_000,
-    "regnet_x_400mf": 2_000_000,
-    "efficientnet_b0": 3_000_000,
+    "mnasnet0_5": 1_000_000,
+    "regnet_x_400mf": 1_500_000,
     "squeezenet1_1": 1_500_000,
-    "vgg11": 6_000_000,
     "shufflenet_v2_x0_5": 1_000_000,
+    "vgg11": 7_000_000,
 }
 # The int8 QDQ model: exact outputs. memplan reads a QDQ model's weight
 # DequantizeLinear outputs as computed tensors (Aidge runs them), so its peak is no
