@@ -45,6 +45,7 @@ MODELS = {
     "squeezenet1_1": 1_500_000,
     "shufflenet_v2_x0_5": 1_000_000,
     "vgg11": 7_000_000,
+    "densenet121": 4_000_000,
 }
 # The int8 QDQ model: exact outputs. memplan reads a QDQ model's weight
 # DequantizeLinear outputs as computed tensors (Aidge runs them), so its peak is no
