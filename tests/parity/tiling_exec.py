@@ -122,7 +122,7 @@ def best_peak(path, tmp):
 def check(label, model_path, budget, exact, tmp):
     name, x = input_of(onnx.load(str(model_path)))
     tiled = tmp / f"{label}.tiled.onnx"
-    r = memplan("tile", model_path, "--fast", budget, "-o", tiled, "--json", "--budget", 10000)
+    r = memplan("tile", model_path, "--fast", budget, "-o", tiled, "--json", "--budget", 30000)
     if r.returncode != 0:
         return f"memplan tile failed: {r.stderr.strip()}"
     report = json.loads(r.stdout)
