@@ -107,6 +107,24 @@ fn grids() -> Vec<(i64, i64)> {
     g
 }
 
+/// `0..n` in an order that covers the range coarsely first (0, n/2, n/4, 3n/4, …), so
+/// a search cut short by its time budget has still seen shallow and deep cuts.
+fn spread(n: usize) -> Vec<usize> {
+    let mut seen = vec![false; n];
+    let mut out = Vec::with_capacity(n);
+    let mut step = n.next_power_of_two();
+    while step >= 1 {
+        for i in (0..n).step_by(step) {
+            if !seen[i] {
+                seen[i] = true;
+                out.push(i);
+            }
+        }
+        step /= 2;
+    }
+    out
+}
+
 /// Conv (any kind), FC and MatMul MACs of a schedule: each output element reads a
 /// weight row (`Conv`, `FC`: the weight's elements over its first dim) or the left
 /// operand's last dim (`MatMul`).
@@ -266,7 +284,7 @@ pub fn tile(
     // Pass 1: every stage in 4×4 patches (or fewer where the cut is smaller) ranks
     // the cuts; pass 2: every grid on the few best cuts.
     let mut all: Vec<Candidate> = Vec::new();
-    for s in 0..stages.len() {
+    for s in spread(stages.len()) {
         if timer.elapsed_ms() > search_ms / 2 {
             break;
         }
@@ -383,5 +401,19 @@ fn stage_report(
         } else {
             None
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn spread_visits_every_cut_once_coarse_first() {
+        for n in 0..40 {
+            let order = super::spread(n);
+            let mut sorted = order.clone();
+            sorted.sort();
+            assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+        }
+        assert_eq!(super::spread(8)[..4], [0, 4, 2, 6]);
     }
 }
