@@ -199,7 +199,7 @@ struct Candidate {
     stage: usize,
     rows: i64,
     cols: i64,
-    onnx: Vec<u8>,
+    rewrite: onnx::write::Rewrite,
     peak: u64,
     macs: u64,
     patches: Vec<build::Patch>,
@@ -259,6 +259,8 @@ pub fn tile(
             found.ended_by.as_deref().unwrap_or("the graph's end")
         )));
     }
+    // Candidates are written and read back without the weights' values.
+    let light = onnx::write::without_weights(model, 1024)?;
     let search_ms = opts.budget_ms.saturating_sub(2 * opts.best_ms).max(1);
     let mut candidates = 0u32;
     let mut evaluate = |s: usize, rows: i64, cols: i64| -> Result<Option<Candidate>> {
@@ -267,7 +269,7 @@ pub fn tile(
         let Ok(built) = build::build(&graph, stage, rows, cols) else {
             return Ok(None);
         };
-        let bytes = onnx::write::rewrite(model, &built.rewrite)?;
+        let bytes = onnx::write::rewrite(&light, &built.rewrite)?;
         let schedule = onnx::read(&bytes, dims)?;
         candidates += 1;
         let c = Candidate {
@@ -276,7 +278,7 @@ pub fn tile(
             cols,
             peak: quick_peak(&schedule)?,
             macs: macs(&schedule),
-            onnx: bytes,
+            rewrite: built.rewrite,
             patches: built.patches,
         };
         Ok(Some(c))
@@ -329,7 +331,8 @@ pub fn tile(
     let Some(pick) = pick else {
         return Ok(untiled(found.ended_by));
     };
-    let peak_after = best_peak(&pick.onnx, dims, opts.best_ms)?;
+    let tiled = onnx::write::rewrite(model, &pick.rewrite)?;
+    let peak_after = best_peak(&tiled, dims, opts.best_ms)?;
     if peak_after >= peak_before {
         return Ok(untiled(found.ended_by));
     }
@@ -343,7 +346,7 @@ pub fn tile(
         macs_before,
     );
     Ok(Tiling {
-        onnx: pick.onnx.clone(),
+        onnx: tiled,
         fast_budget,
         fits: peak_after <= fast_budget,
         peak_before,

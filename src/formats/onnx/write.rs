@@ -271,6 +271,39 @@ fn rewrite_graph(graph: &[u8], rw: &Rewrite) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The model with the values of its large initializers (over `limit` bytes) left
+/// out: their name, dims and type kept, which is all memplan's reader needs of them.
+/// A search that writes and reads back many rewrites of a model works on this copy
+/// (a VGG's 500 MB of weights copied per candidate would take the time budget).
+pub fn without_weights(model: &[u8], limit: usize) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(model.len().min(1 << 20));
+    for f in fields(model, "ModelProto")? {
+        if f.tag != 7 {
+            out.extend_from_slice(&model[f.span.clone()]);
+            continue;
+        }
+        let graph = &model[f.payload.clone()];
+        let mut g = Vec::new();
+        for gf in fields(graph, "GraphProto")? {
+            if gf.tag == 5 && gf.payload.len() > limit {
+                let t = &graph[gf.payload.clone()];
+                let mut kept = Vec::new();
+                for tf in fields(t, "TensorProto")? {
+                    // float_data, int32_data, int64_data, raw_data, double_data, uint64_data
+                    if !matches!(tf.tag, 4 | 5 | 7 | 9 | 10 | 11) {
+                        kept.extend_from_slice(&t[tf.span.clone()]);
+                    }
+                }
+                put_message(&mut g, 5, &kept);
+            } else {
+                g.extend_from_slice(&graph[gf.span.clone()]);
+            }
+        }
+        put_message(&mut out, 7, &g);
+    }
+    Ok(out)
+}
+
 fn value_info_name(bytes: &[u8]) -> Result<String> {
     for f in fields(bytes, "ValueInfoProto")? {
         if f.tag == 1 {
