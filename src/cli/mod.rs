@@ -8,6 +8,7 @@ mod commands;
 mod components;
 mod progress;
 mod render;
+mod tile;
 
 use args::Command;
 use std::process::ExitCode;
@@ -38,6 +39,7 @@ fn run(command: Command) -> crate::Result<u8> {
         Command::Check(a) => commands::check(a),
         Command::Convert(a) => commands::convert(a),
         Command::Render(a) => render::render(a),
+        Command::Tile(a) => tile::tile(a),
     }
 }
 

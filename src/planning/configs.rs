@@ -146,22 +146,32 @@ fn layouts(
     let mut overhead = timer.elapsed_ms();
     let mut made: Vec<(u64, Plan, Option<usize>)> =
         vec![(stats::stats(plan).lower_bound, plan.clone(), None)];
+    let schedules: Vec<&Schedule> = std::iter::once(schedule).chain(&orders).collect();
+    // The given configuration in every order first, then the others order by order:
+    // on a graph of many parallel branches (a tiled model's patches, `crate::tiling`)
+    // making the 20 configurations of the scheduler's own order can take the whole
+    // time, and a depth-first order is where such a graph fits.
+    let mut jobs: Vec<(usize, &DriverOptions)> = (0..schedules.len())
+        .flat_map(|k| configs.iter().map(move |c| (k, c)))
+        .collect();
+    jobs.sort_by_key(|(_, c)| {
+        (c.driver, c.wrap_around, c.optimize)
+            != (options.driver, options.wrap_around, options.optimize)
+    });
     let mut complete = true;
-    'making: for (k, sched) in std::iter::once(schedule).chain(&orders).enumerate() {
+    for (k, opts) in jobs {
         let order = k.checked_sub(1);
-        for opts in &configs {
-            if timer.elapsed_ms() >= millis || budget.cancelled() {
-                complete = false;
-                break 'making;
-            }
-            let clock = Timer::start();
-            let Ok(other) = drivers::generate(sched, opts) else {
-                continue;
-            };
-            let bound = stats::stats(&other).lower_bound;
-            made.push((bound, other, order));
-            overhead = overhead.max(clock.elapsed_ms());
+        if timer.elapsed_ms() >= millis || budget.cancelled() {
+            complete = false;
+            break;
         }
+        let clock = Timer::start();
+        let Ok(other) = drivers::generate(schedules[k], opts) else {
+            continue;
+        };
+        let bound = stats::stats(&other).lower_bound;
+        made.push((bound, other, order));
+        overhead = overhead.max(clock.elapsed_ms());
     }
     Layouts {
         made,
