@@ -22,9 +22,11 @@ test('the sample is drawn with the first module alone; a CSV fetches the whole c
   assert.ok((await h.frame(page)).drawn.length > 10);
   assert.ok(page.requests.some((r) => r.endsWith('/pkg-lite/memplan_bg.wasm')));
   assert.deepEqual(whole(page), [], 'the whole crate fetched for the sample');
-  // The link of the sample's view (memplan JSON) is written by the first module too.
+  // The link of the sample's view (memplan JSON) is written too. (Whether by the first
+  // module is no longer observable here: 300 ms after the first frame the page asks
+  // the whole crate for best's bound over every layout, www/strategy.js `followUp`,
+  // a race with the link's 200 ms coalescing.)
   await page.waitForFunction(() => location.hash.includes('data='));
-  assert.deepEqual(whole(page), []);
 
   const csv = fs.readFileSync(path.join(h.bench, 'minimalloc/C.1048576.csv'));
   await h.drop(page, [['C.1048576.csv', csv]]);
