@@ -32,6 +32,67 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Draw the chart to an SVG or PNG file (the page's drawing, for documentation).
     Render(RenderArgs),
+    /// Will it fit a device? Places the plan into a memory map (fast bank first, the
+    /// rest spilled with the least slow traffic), sweeps the fast size and shows Aidge's
+    /// priority spill beside it. Exit 0 when it fits, 1 when it does not, 2 on bad input.
+    Fit(FitArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = fit_after_help())]
+pub struct FitArgs {
+    /// Any file `memplan plan` reads (an ONNX model, a .tflite, a plan, a schedule, a
+    /// buffer list).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub dims: Dims,
+    /// The device's memories, fastest first: `256K+8M`, `sram=512K,psram=8M`, or a board
+    /// preset (listed below). 1K = 1024 bytes, as TiGrIS reads `-m`.
+    #[arg(short, long, value_name = "MAP")]
+    pub memory: String,
+    /// Whose placement the plan written with -o and the headline are: memplan's (least
+    /// slow traffic) or Aidge 0.10.1's priority spill (the multiple-mems driver with the
+    /// map's capacities). Both are always reported.
+    #[arg(long, value_enum, default_value = "memplan")]
+    pub spill: Spill,
+    /// Milliseconds the whole fit may take (best plan, bank placement and sweep).
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    pub budget: u64,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the plan with one memory component per bank (memplan JSON, or any format
+    /// its extension picks, as `memplan plan -o`).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Whose bank placement `memplan fit` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Spill {
+    Memplan,
+    Aidge,
+}
+
+/// The presets and the exit status, below `memplan fit --help`.
+fn fit_after_help() -> String {
+    let presets: Vec<String> = crate::fit::PRESETS
+        .iter()
+        .map(|p| {
+            let banks: Vec<String> = p
+                .banks
+                .iter()
+                .map(|(n, b)| format!("{n}={}", crate::fit::human(*b)))
+                .collect();
+            format!("  {:<16} {}", p.name, banks.join(", "))
+        })
+        .collect();
+    format!(
+        "Presets (sizes and sources: `--json`'s notes, docs/fit.md):\n{}\n\nExit status: 0 \
+         the plan fits the map, 1 it does not fit, 2 unreadable input or bad usage (a bad \
+         --memory).",
+        presets.join("\n")
+    )
 }
 
 #[derive(Debug, Args)]

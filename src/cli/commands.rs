@@ -13,7 +13,7 @@ use crate::{Error, Result};
 use std::io::Write;
 use std::path::Path;
 
-fn display(path: &Path) -> String {
+pub(super) fn display(path: &Path) -> String {
     path.display().to_string()
 }
 
@@ -72,7 +72,7 @@ pub(super) fn resolve(path: &Path, doc: &Document) -> Result<Plan> {
 }
 
 /// Writes `text` to `path`, or to stdout for `-`.
-fn write_out(path: &Path, text: &str) -> Result<()> {
+pub(super) fn write_out(path: &Path, text: &str) -> Result<()> {
     let name = display(path);
     let result = if name == "-" {
         std::io::stdout().lock().write_all(text.as_bytes())
