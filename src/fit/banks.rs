@@ -9,7 +9,8 @@
 //! live at the fullest clock that is cheapest to move out is moved out; then the
 //! spaces moved out are tried back, dearest per byte·clock first, each kept where a
 //! placement still fits. Two orders of eviction are tried (traffic per byte, and per
-//! byte·clock) and the one with less traffic kept. Everything is deterministic: ties go
+//! byte·clock), and a fill from empty (dearest per byte·clock first, each kept where it
+//! still fits), and the one with the least traffic kept. Everything is deterministic: ties go
 //! to the larger space, then the lower index.
 
 use crate::model::{BufferList, Bytes, Plan};
@@ -139,6 +140,33 @@ fn cheaper(items: &[Item], key: Key, a: usize, b: usize) -> std::cmp::Ordering {
     .then(a.cmp(&b))
 }
 
+/// The candidates a bank of `cap` bytes keeps when it is filled up from empty: the
+/// dearest per byte·clock first, each kept where a quick placement still fits (what
+/// wins when the bank is small beside the spaces, most of which must leave).
+fn fill_up(
+    items: &[Item],
+    candidates: &[usize],
+    cap: Bytes,
+    timer: &Timer,
+    millis: u64,
+) -> Result<(Vec<usize>, Vec<usize>)> {
+    let mut order = candidates.to_vec();
+    order.sort_by(|&a, &b| cheaper(items, Key::PerByteClock, b, a));
+    let (mut kept, mut out) = (Vec::new(), Vec::new());
+    for s in order {
+        let mut trial = kept.clone();
+        trial.push(s);
+        if items[s].size <= cap && timer.elapsed_ms() <= millis && quick_fits(items, &trial, cap)? {
+            kept = trial;
+        } else {
+            out.push(s);
+        }
+    }
+    kept.sort_unstable();
+    out.sort_unstable();
+    Ok((kept, out))
+}
+
 /// The candidates a bank of `cap` bytes keeps, the rest spilling on.
 fn fill(
     items: &[Item],
@@ -190,17 +218,22 @@ fn fill(
 
 /// The bank of every item for banks of `caps` (fastest first): each bank but the last
 /// keeps what it can, the last takes the rest (whether it fits is the caller's check).
-/// Of the two eviction orders, the assignment with less slow traffic.
+/// Of the two eviction orders and the fill from empty, the assignment with the least
+/// slow traffic.
 pub(crate) fn assign(items: &[Item], caps: &[Bytes], millis: u64) -> Result<Vec<usize>> {
     let timer = Timer::start();
     let mut best: Option<(Bytes, Vec<usize>)> = None;
-    for (k, key) in [Key::PerByte, Key::PerByteClock].into_iter().enumerate() {
-        // The first order gets the first half of the time, the second the rest.
-        let until = millis / 2 * (k as u64 + 1);
+    let keys = [Some(Key::PerByte), Some(Key::PerByteClock), None];
+    for (k, key) in keys.into_iter().enumerate() {
+        // Each way gets its third of the time.
+        let until = millis / 3 * (k as u64 + 1);
         let mut bank = vec![caps.len().saturating_sub(1); items.len()];
         let mut left: Vec<usize> = (0..items.len()).collect();
         for (b, &cap) in caps.iter().enumerate().take(caps.len().saturating_sub(1)) {
-            let (kept, rest) = fill(items, &left, cap, key, &timer, until)?;
+            let (kept, rest) = match key {
+                Some(key) => fill(items, &left, cap, key, &timer, until)?,
+                None => fill_up(items, &left, cap, &timer, until)?,
+            };
             for &i in &kept {
                 bank[i] = b;
             }

@@ -124,6 +124,10 @@ pub struct Fit {
     /// How reads were counted: `consumers` (the schedule's data readers of each
     /// tensor) or `one-per-buffer` (a file without a schedule).
     pub reads_counted: &'static str,
+    /// Whose spaces were banked: `best` (memplan's best plan), `aidge-layout` (Aidge's
+    /// default layout, a space per output) or `aidge-spill` (Aidge's priority spill
+    /// itself, when nothing memplan made moves less).
+    pub layout: &'static str,
     pub buffers: Vec<Placed>,
     pub sweep: Sweep,
     /// `None` for a file without a schedule (Aidge's driver needs one).
@@ -164,9 +168,6 @@ pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit
         base = replan(&base, Strategy::Best, &Budget::millis(budget_ms / SHARES))?;
     }
     let min_fast = base.peak();
-    let wr = traffic::space_costs(&base, schedule.as_ref());
-    let costs: Vec<Bytes> = wr.iter().map(|&(w, r)| w.saturating_add(r)).collect();
-    let items = banks::items(&base, &costs);
     let caps: Vec<Bytes> = map.banks.iter().map(|b| b.size).collect();
     let components: Vec<Component> = map
         .banks
@@ -178,8 +179,9 @@ pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit
             priority: i as i64,
         })
         .collect();
+    let layouts = Layouts::of(base.clone(), schedule.as_ref())?;
     let step_ms = (budget_ms / SHARES).max(1);
-    let plan = into_banks(&base, &items, &caps, &components, step_ms)?;
+    let (plan, layout) = layouts.bank(&components, step_ms)?;
     let fits = within(&plan, &caps);
     let all_fast = plan.spaces.iter().all(|s| s.component == 0);
     let verdict = match (fits, all_fast) {
@@ -193,7 +195,7 @@ pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit
     let summary = summary(verdict, &bank_uses, slow, why.as_ref());
     let spent = timer.elapsed_ms();
     let sweep_ms = budget_ms.saturating_sub(spent).max(1);
-    let sweep = sweep(&base, &items, &components, &wr, sweep_ms, (caps[0], &plan))?;
+    let sweep = sweep(&layouts, &components, sweep_ms, (caps[0], &plan))?;
     let aidge_spill = schedule
         .as_ref()
         .map(|s| aidge_spill(s, map, &components));
@@ -227,6 +229,7 @@ pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit
         banks: bank_uses,
         slow_traffic: slow,
         reads_counted,
+        layout,
         buffers: placed(&plan, map),
         sweep,
         aidge_spill,
@@ -236,20 +239,96 @@ pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit
     })
 }
 
-/// `base` (one arena) placed into banks of `caps`: all in the first when its peak fits
-/// there, else the spaces assigned by [`banks::assign`] and each bank placed by `best`
-/// (or by the quick placement, where only that one fits).
-fn into_banks(
-    base: &Plan,
-    items: &[banks::Item],
-    caps: &[Bytes],
-    components: &[Component],
-    millis: u64,
-) -> Result<Plan> {
+/// The layouts whose spaces are banked: memplan's best plan (its spaces hold several
+/// planes where in-place or wrap-around reuse lets them), and, for a schedule, Aidge's
+/// default layout (a space per output but in-place ones), finer to spill; and Aidge's
+/// priority spill itself. The banking with the least slow traffic among those that fit
+/// is kept, so memplan's placement never moves more than Aidge's.
+struct Layouts<'a> {
+    schedule: Option<&'a Schedule>,
+    plans: Vec<Layout>,
+}
+
+struct Layout {
+    name: &'static str,
+    plan: Plan,
+    items: Vec<banks::Item>,
+}
+
+impl<'a> Layouts<'a> {
+    fn of(base: Plan, schedule: Option<&'a Schedule>) -> Result<Layouts<'a>> {
+        let mut plans = vec![Layout::of("best", base, schedule)];
+        if let Some(s) = schedule {
+            let aidge = drivers::generate(s, &DriverOptions::default())?;
+            plans.push(Layout::of("aidge-layout", aidge, schedule));
+        }
+        Ok(Layouts { schedule, plans })
+    }
+
+    /// The best plan's peak: the smallest first bank that holds everything.
+    fn min_fast(&self) -> Bytes {
+        self.plans[0].plan.peak()
+    }
+
+    /// The banked plan with the least slow traffic among those that fit (the first
+    /// candidate when none fits), and the name of its layout.
+    fn bank(&self, components: &[Component], millis: u64) -> Result<(Plan, &'static str)> {
+        let caps: Vec<Bytes> = components.iter().map(|c| c.capacity.unwrap_or(0)).collect();
+        let share = (millis / self.plans.len() as u64).max(1);
+        let mut found: Vec<(Plan, &'static str)> = Vec::new();
+        for l in &self.plans {
+            found.push((into_banks(l, &caps, components, share)?, l.name));
+            if found[0].0.spaces.iter().all(|s| s.component == 0) && within(&found[0].0, &caps) {
+                // Everything fits in the fast bank: nothing to spill better.
+                break;
+            }
+        }
+        if let Some(s) = self.schedule {
+            let opts = DriverOptions {
+                components: components.to_vec(),
+                ..DriverOptions::default()
+            };
+            if let Ok(p) = drivers::generate(s, &opts) {
+                found.push((p, "aidge-spill"));
+            }
+        }
+        let key = |p: &Plan| {
+            (
+                !within(p, &caps),
+                traffic::slow_traffic(p, self.schedule).total,
+            )
+        };
+        let best = (0..found.len())
+            .min_by_key(|&i| (key(&found[i].0), i))
+            .unwrap_or(0);
+        Ok(found.swap_remove(best))
+    }
+}
+
+impl Layout {
+    fn of(name: &'static str, plan: Plan, schedule: Option<&Schedule>) -> Layout {
+        let costs = traffic::space_costs(&plan, schedule);
+        let sums: Vec<Bytes> = costs.iter().map(|&(w, r)| w.saturating_add(r)).collect();
+        Layout {
+            name,
+            items: banks::items(&plan, &sums),
+            plan,
+        }
+    }
+}
+
+/// A layout (one arena) placed into banks of `caps`: all in the first when its peak
+/// fits there, else the spaces assigned by [`banks::assign`] and each bank placed by
+/// `best` (or by the quick placement, where only that one fits).
+fn into_banks(l: &Layout, caps: &[Bytes], components: &[Component], millis: u64) -> Result<Plan> {
+    let (base, items) = (&l.plan, &l.items);
     let mut p = Plan {
         components: components.to_vec(),
         ..base.clone()
     };
+    for s in p.spaces.iter_mut() {
+        s.component = 0;
+    }
     if base.peak() <= caps[0] {
         return Ok(p);
     }
@@ -473,14 +552,12 @@ fn sweep_sizes(min_fast: Bytes, fast: Bytes) -> Vec<Bytes> {
 }
 
 fn sweep(
-    base: &Plan,
-    items: &[banks::Item],
+    layouts: &Layouts,
     components: &[Component],
-    costs: &[(Bytes, Bytes)],
     millis: u64,
     (fast, placed): (Bytes, &Plan),
 ) -> Result<Sweep> {
-    let min_fast = base.peak();
+    let min_fast = layouts.min_fast();
     let sizes = sweep_sizes(min_fast, fast);
     let share = (millis / sizes.len() as u64).max(1);
     let mut points = Vec::with_capacity(sizes.len());
@@ -491,21 +568,15 @@ fn sweep(
         // The map's own size is the fit's own placement.
         let plan = match size == fast {
             true => placed.clone(),
-            false => into_banks(base, items, &caps, &comps, share)?,
+            false => layouts.bank(&comps, share)?.0,
         };
-        let mut t = Traffic::default();
-        for (s, space) in plan.spaces.iter().enumerate() {
-            if space.component > 0 {
-                t.add(costs[s].0, costs[s].1);
-            }
-        }
         let mut peaks = plan.peaks();
         peaks.resize(caps.len(), 0);
         points.push(SweepPoint {
             fast: size,
             fits: within(&plan, &caps),
             peaks,
-            slow_traffic: t,
+            slow_traffic: traffic::slow_traffic(&plan, layouts.schedule),
         });
     }
     Ok(Sweep { min_fast, points })
