@@ -229,6 +229,36 @@ fn deploy(model: &[u8], name: &str, recipes: &str, dtype: &str) -> PyResult<(Str
     Ok((text, doc.warnings))
 }
 
+/// `memplan.fit`: the model or plan `model` (any file memplan reads, as text or bytes,
+/// named `name` in messages), deployed as `recipes`/`dtype` first when they are given,
+/// fitted into `memory` (a map `crate::fit::MemoryMap` reads: `256K+8M`, named banks,
+/// a preset) within `budget_ms`: the core's `Fit` as JSON, and the banked plan as
+/// memplan JSON.
+#[pyfunction]
+fn fit(
+    model: &Bound<'_, PyAny>,
+    name: &str,
+    memory: &str,
+    recipes: &str,
+    dtype: &str,
+    budget_ms: u64,
+) -> PyResult<(String, String)> {
+    let map = crate::fit::MemoryMap::parse(memory).map_err(value_error)?;
+    let mut session = Session::open(name, &contents(model)?).map_err(value_error)?;
+    let deploy = crate::recipes::Deploy::parse(recipes, dtype).map_err(value_error)?;
+    if !deploy.is_empty() {
+        session.deploy(&deploy).map_err(value_error)?;
+    }
+    let result = crate::fit::fit(&mut session, &map, budget_ms).map_err(value_error)?;
+    let json = serde_json::to_string(&result)
+        .map_err(|e| PyValueError::new_err(format!("fit: {e}")))?;
+    let doc = formats::Document {
+        schedule: result.schedule.clone(),
+        ..formats::Document::of_plan(result.plan)
+    };
+    Ok((json, formats::memplan_json::write(&doc)))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -270,6 +300,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
             .map(|d| d.name())
             .collect::<Vec<_>>(),
     )?;
+    m.add(
+        "PRESETS",
+        crate::fit::PRESETS
+            .iter()
+            .map(|p| (p.name, p.banks.to_vec(), p.source))
+            .collect::<Vec<_>>(),
+    )?;
+    m.add_function(wrap_pyfunction!(fit, m)?)?;
     m.add_function(wrap_pyfunction!(deploy, m)?)?;
     m.add_function(wrap_pyfunction!(document, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
