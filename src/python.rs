@@ -250,8 +250,8 @@ fn fit(
         session.deploy(&deploy).map_err(value_error)?;
     }
     let result = crate::fit::fit(&mut session, &map, budget_ms).map_err(value_error)?;
-    let json = serde_json::to_string(&result)
-        .map_err(|e| PyValueError::new_err(format!("fit: {e}")))?;
+    let json =
+        serde_json::to_string(&result).map_err(|e| PyValueError::new_err(format!("fit: {e}")))?;
     let doc = formats::Document {
         schedule: result.schedule.clone(),
         ..formats::Document::of_plan(result.plan)

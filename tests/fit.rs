@@ -40,7 +40,10 @@ fn traffic_of(f: &Fit) -> (u64, u64) {
             continue;
         }
         let bytes = p.size * p.length.max(1) * p.count.max(1);
-        let readers = schedule.nodes[p.node].outputs[p.index].consumers.len().max(1) as u64;
+        let readers = schedule.nodes[p.node].outputs[p.index]
+            .consumers
+            .len()
+            .max(1) as u64;
         written += bytes;
         read += bytes * readers;
     }
@@ -71,7 +74,12 @@ fn a_small_fast_bank_spills_validly_within_every_banks_size() {
         ("mobilenet_v2", "sram=128K,psram=6M"),
     ] {
         let f = fit_model(model, memory);
-        assert_eq!(f.verdict, Verdict::FitsWithSlow, "{model} {memory}: {}", f.summary);
+        assert_eq!(
+            f.verdict,
+            Verdict::FitsWithSlow,
+            "{model} {memory}: {}",
+            f.summary
+        );
         let report = check(&f.plan);
         assert!(report.is_valid(), "{model} {memory}: {:?}", report.problems);
         assert_eq!(f.plan.components.len(), f.banks.len());
@@ -118,7 +126,10 @@ fn memplans_placement_moves_no_more_than_aidges_priority_spill() {
         }
     }
     assert!(compared >= 4, "Aidge's spill fitted only {compared} maps");
-    assert!(better >= 4, "memplan's banking moved less on {better} of {compared} maps only");
+    assert!(
+        better >= 4,
+        "memplan's banking moved less on {better} of {compared} maps only"
+    );
 }
 
 #[test]
@@ -143,7 +154,11 @@ fn a_map_too_small_says_where_and_by_how_much() {
     let why = f.why.as_ref().unwrap();
     assert!(why.needed > why.holds);
     assert!(!why.live.is_empty());
-    assert!(f.summary.starts_with("does not fit: at clock"), "{}", f.summary);
+    assert!(
+        f.summary.starts_with("does not fit: at clock"),
+        "{}",
+        f.summary
+    );
     assert!(f.summary.contains(&why.node), "{}", f.summary);
     assert!(f.summary.contains("too many"), "{}", f.summary);
 }

@@ -48,8 +48,10 @@ pub(super) fn fit(a: FitArgs) -> Result<u8> {
             },
         };
         let Output::Text(export) = output else {
-            return Err(Error::whole("a .tflite output is not written by `fit`: use .json")
-                .in_file(display(path)));
+            return Err(
+                Error::whole("a .tflite output is not written by `fit`: use .json")
+                    .in_file(display(path)),
+            );
         };
         let out = Document {
             schedule: result.schedule.clone(),

@@ -74,12 +74,7 @@ fn list_of(items: &[Item], members: &[usize]) -> BufferList {
             .iter()
             .map(|&i| {
                 let it = &items[i];
-                crate::model::Buffer::new(
-                    i.to_string(),
-                    it.lower as u32,
-                    it.upper as u32,
-                    it.size,
-                )
+                crate::model::Buffer::new(i.to_string(), it.lower as u32, it.upper as u32, it.size)
             })
             .collect(),
         capacity: None,
@@ -180,7 +175,11 @@ fn fill(
     let mut out: Vec<usize> = Vec::new();
     loop {
         let l = live(items, &kept);
-        let (t, &max) = match l.iter().enumerate().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0))) {
+        let (t, &max) = match l
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))
+        {
             Some(x) => x,
             None => break,
         };
@@ -327,13 +326,12 @@ mod tests {
     }
 
     #[test]
-    fn a_space_moved_out_comes_back_when_it_fits_again() {
-        // Evicting the cheap big space at the fullest clock leaves room for the small
-        // one evicted first? Here the big one is the only one to leave.
+    fn the_space_cheapest_per_byte_at_the_fullest_clock_leaves() {
         let items = [item(0, 2, 80, 80), item(1, 3, 40, 4000), item(2, 4, 60, 60)];
         let bank = assign(&items, &[100, 1000], 1000).unwrap();
-        // 80 + 40 > 100 at clock 1: the 80-byte space (1 byte of traffic per byte)
-        // leaves; 40 + 60 = 100 at clock 2 fits.
+        // 80 + 40 > 100 at clock 1: of the two live there the 80-byte space (1 byte of
+        // traffic per byte) leaves, not the 40-byte one (100 per byte); then
+        // 40 + 60 = 100 at clock 2 fits, and the 80-byte space cannot come back.
         assert_eq!(bank, [1, 0, 0]);
     }
 

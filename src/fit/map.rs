@@ -300,7 +300,11 @@ mod tests {
             let m = MemoryMap::parse(p.name).unwrap();
             assert_eq!(m.preset, Some(p.name));
             assert!(!m.banks.is_empty() && m.banks.iter().all(|b| b.size > 0));
-            assert!(p.source.len() > 40, "{} says where its sizes come from", p.name);
+            assert!(
+                p.source.len() > 40,
+                "{} says where its sizes come from",
+                p.name
+            );
         }
         let esp = MemoryMap::parse("ESP32S3-PSRAM8M").unwrap();
         assert_eq!(sizes(&esp), [("sram", 512 * KIB), ("psram", 8 * MIB)]);
@@ -313,7 +317,11 @@ mod tests {
     #[test]
     fn bad_maps_say_what_was_wrong_and_what_was_expected() {
         let msg = |t: &str| MemoryMap::parse(t).unwrap_err().message;
-        assert!(msg("256Q").contains("`256Q` is not a size"), "{}", msg("256Q"));
+        assert!(
+            msg("256Q").contains("`256Q` is not a size"),
+            "{}",
+            msg("256Q")
+        );
         assert!(msg("256Q").contains("expected bytes or a number with K, M or G"));
         assert!(msg("0+8M").contains("holds nothing"));
         assert!(msg("sram=0").contains("holds nothing"));

@@ -196,18 +196,16 @@ pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit
     let spent = timer.elapsed_ms();
     let sweep_ms = budget_ms.saturating_sub(spent).max(1);
     let sweep = sweep(&layouts, &components, sweep_ms, (caps[0], &plan))?;
-    let aidge_spill = schedule
-        .as_ref()
-        .map(|s| aidge_spill(s, map, &components));
+    let aidge_spill = schedule.as_ref().map(|s| aidge_spill(s, map, &components));
     let reads_counted = match schedule {
         Some(_) => "consumers",
         None => "one-per-buffer",
     };
     let mut notes = vec![format!(
-        "memplan places whole spaces of its best plan in the schedule's own order (no \
-         tiling): in-place and wrap-around sharing inside a space is kept; the first bank's \
-         fit is an actual placement. Sizes of {} are the plan's bound, tensors only (the \
-         model's input as the first node reads it, and its weights, are not in it)",
+        "memplan moves whole spaces of a plan made in the schedule's own order, with no \
+         tiling (in-place and wrap-around sharing inside a space is kept), and checks each \
+         bank by an actual placement. The best peak, {}, counts the tensors the plan holds: \
+         the model's input, fed from outside, and its weights are not in it",
         human(min_fast)
     )];
     if schedule.is_none() {
@@ -459,12 +457,7 @@ fn overflow(base: &Plan, plan: &Plan, map: &MemoryMap) -> Overflow {
     }
 }
 
-fn summary(
-    verdict: Verdict,
-    banks: &[BankUse],
-    slow: Traffic,
-    why: Option<&Overflow>,
-) -> String {
+fn summary(verdict: Verdict, banks: &[BankUse], slow: Traffic, why: Option<&Overflow>) -> String {
     match (verdict, why) {
         (Verdict::FitsFast, _) => format!(
             "fits {} {} alone (peak {}) · no slow traffic",
@@ -473,18 +466,15 @@ fn summary(
             human(banks[0].peak)
         ),
         (Verdict::FitsWithSlow, _) => {
-            let used: Vec<String> = std::iter::once(format!(
-                "{} {}",
-                human(banks[0].size),
-                banks[0].name
-            ))
-            .chain(
-                banks[1..]
-                    .iter()
-                    .filter(|b| b.peak > 0)
-                    .map(|b| format!("{} {}", human(b.peak), b.name)),
-            )
-            .collect();
+            let used: Vec<String> =
+                std::iter::once(format!("{} {}", human(banks[0].size), banks[0].name))
+                    .chain(
+                        banks[1..]
+                            .iter()
+                            .filter(|b| b.peak > 0)
+                            .map(|b| format!("{} {}", human(b.peak), b.name)),
+                    )
+                    .collect();
             let slow_names: Vec<&str> = banks[1..]
                 .iter()
                 .filter(|b| b.peak > 0)

@@ -48,7 +48,8 @@ pub fn space_costs(plan: &Plan, schedule: Option<&Schedule>) -> Vec<(Bytes, Byte
         if let Some(c) = costs.get_mut(p.space) {
             let b = plane_bytes(p);
             c.0 = c.0.saturating_add(b);
-            c.1 = c.1.saturating_add(b.saturating_mul(plane_reads(schedule, p)));
+            c.1 =
+                c.1.saturating_add(b.saturating_mul(plane_reads(schedule, p)));
         }
     }
     costs
