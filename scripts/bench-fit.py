@@ -88,7 +88,10 @@ def tigris(exe, model, memory):
 
 def memplan_cells(f):
     if "error" in f:
-        return [f["error"][:60], "", "", "", ""]
+        e = f["error"]
+        if "has no kernel in aidge-export-cpp" in e:
+            e = "export-cpp has no kernel for a node"
+        return [e[:60], "", "", "", ""]
     verdict = {"fits-fast": "fast only", "fits-with-slow": "fits + slow",
                "does-not-fit": "does not fit"}[f["verdict"]]
     peaks = " / ".join(mib(b["peak"]) for b in f["banks"])
@@ -108,8 +111,9 @@ def tigris_cells(t):
         return [t["error"], "", ""]
     unsupported = t["model"].get("unsupported_operators") or []
     if unsupported:
-        names = sorted({u if isinstance(u, str) else u.get("op_type", str(u)) for u in unsupported})
-        return ["refuses: " + ", ".join(names)[:50], "", ""]
+        # Each is "node (OpType)": the operator types it refuses.
+        names = sorted({str(u).rsplit("(", 1)[-1].rstrip(")") for u in unsupported})
+        return ["refuses " + ", ".join(names)[:50], "", ""]
     fast, slow = t["fast"], t["slow"] or {}
     traffic = slow.get("traffic") or {}
     total = (traffic.get("written") or 0) + (traffic.get("read") or 0)
@@ -144,12 +148,13 @@ def main():
                 rows.append("| " + " | ".join(row) + " |")
                 print(rows[-1], file=sys.stderr, flush=True)
     table = "\n".join(rows) + "\n"
+    sys.stdout.write(table)
+    sys.stdout.flush()
     if a.doc:
         cmd = "python scripts/bench-fit.py --tigris tigris --doc"
         subprocess.run([sys.executable, str(ROOT / "scripts" / "doc_tables.py"), "write",
                         str(ROOT / "docs" / "benchmarks.md"), "fit-tigris", "--command", cmd],
                        input=table, text=True, check=True)
-    sys.stdout.write(table)
 
 
 if __name__ == "__main__":
