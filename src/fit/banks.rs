@@ -9,8 +9,9 @@
 //! live at the fullest clock that is cheapest to move out is moved out; then the
 //! spaces moved out are tried back, dearest per byte·clock first, each kept where a
 //! placement still fits. Two orders of eviction are tried (traffic per byte, and per
-//! byte·clock), and a fill from empty (dearest per byte·clock first, each kept where it
-//! still fits), and the one with the least traffic kept. Everything is deterministic: ties go
+//! byte·clock), and two fills from empty (dearest per byte·clock first, or in allocation
+//! order as Aidge's spill fills its first memory; each kept where it still fits), and the
+//! one with the least traffic kept. Everything is deterministic: ties go
 //! to the larger space, then the lower index.
 
 use crate::model::{BufferList, Bytes, Plan};
@@ -135,18 +136,23 @@ fn cheaper(items: &[Item], key: Key, a: usize, b: usize) -> std::cmp::Ordering {
     .then(a.cmp(&b))
 }
 
-/// The candidates a bank of `cap` bytes keeps when it is filled up from empty: the
-/// dearest per byte·clock first, each kept where a quick placement still fits (what
-/// wins when the bank is small beside the spaces, most of which must leave).
+/// The candidates a bank of `cap` bytes keeps when it is filled up from empty, each
+/// kept where a quick placement still fits (what wins when the bank is small beside
+/// the spaces, most of which must leave): the dearest per byte·clock first, or
+/// (`by_clock`) in the order they are allocated, as Aidge's priority spill fills its
+/// first memory.
 fn fill_up(
     items: &[Item],
     candidates: &[usize],
     cap: Bytes,
-    timer: &Timer,
-    millis: u64,
+    by_clock: bool,
+    (timer, millis): (&Timer, u64),
 ) -> Result<(Vec<usize>, Vec<usize>)> {
     let mut order = candidates.to_vec();
-    order.sort_by(|&a, &b| cheaper(items, Key::PerByteClock, b, a));
+    match by_clock {
+        true => order.sort_by_key(|&i| (items[i].lower, i)),
+        false => order.sort_by(|&a, &b| cheaper(items, Key::PerByteClock, b, a)),
+    }
     let (mut kept, mut out) = (Vec::new(), Vec::new());
     for s in order {
         let mut trial = kept.clone();
@@ -160,6 +166,13 @@ fn fill_up(
     kept.sort_unstable();
     out.sort_unstable();
     Ok((kept, out))
+}
+
+/// How a bank is filled: by eviction from full, or from empty.
+#[derive(Debug, Clone, Copy)]
+enum Way {
+    Evict(Key),
+    FillUp { by_clock: bool },
 }
 
 /// The candidates a bank of `cap` bytes keeps, the rest spilling on.
@@ -217,21 +230,26 @@ fn fill(
 
 /// The bank of every item for banks of `caps` (fastest first): each bank but the last
 /// keeps what it can, the last takes the rest (whether it fits is the caller's check).
-/// Of the two eviction orders and the fill from empty, the assignment with the least
-/// slow traffic.
+/// Of the two eviction orders and the two fills from empty, the assignment with the
+/// least slow traffic.
 pub(crate) fn assign(items: &[Item], caps: &[Bytes], millis: u64) -> Result<Vec<usize>> {
     let timer = Timer::start();
     let mut best: Option<(Bytes, Vec<usize>)> = None;
-    let keys = [Some(Key::PerByte), Some(Key::PerByteClock), None];
-    for (k, key) in keys.into_iter().enumerate() {
-        // Each way gets its third of the time.
-        let until = millis / 3 * (k as u64 + 1);
+    let ways = [
+        Way::Evict(Key::PerByte),
+        Way::Evict(Key::PerByteClock),
+        Way::FillUp { by_clock: false },
+        Way::FillUp { by_clock: true },
+    ];
+    for (k, way) in ways.into_iter().enumerate() {
+        // Each way gets its share of the time.
+        let until = millis / ways.len() as u64 * (k as u64 + 1);
         let mut bank = vec![caps.len().saturating_sub(1); items.len()];
         let mut left: Vec<usize> = (0..items.len()).collect();
         for (b, &cap) in caps.iter().enumerate().take(caps.len().saturating_sub(1)) {
-            let (kept, rest) = match key {
-                Some(key) => fill(items, &left, cap, key, &timer, until)?,
-                None => fill_up(items, &left, cap, &timer, until)?,
+            let (kept, rest) = match way {
+                Way::Evict(key) => fill(items, &left, cap, key, &timer, until)?,
+                Way::FillUp { by_clock } => fill_up(items, &left, cap, by_clock, (&timer, until))?,
             };
             for &i in &kept {
                 bank[i] = b;
