@@ -53,6 +53,12 @@ setup_python() {
       aidge-core==0.10.1 aidge-backend-cpu==0.10.1 aidge-onnx==0.10.1 aidge-export-cpp==0.10.1 \
       "maturin>=1.16,<2"
   fi
+  # onnxruntime: tests/parity/tiling_exec.py runs original and tiled models (issue #48);
+  # onnx comes with aidge-onnx, pinned here with it.
+  if ! .venv/bin/python -c 'import onnxruntime' 2>/dev/null; then
+    say "adding onnxruntime to .venv"
+    .venv/bin/pip install -q --disable-pip-version-check onnx==1.23.2 onnxruntime==1.32.0
+  fi
   # TFLite Micro's own interpreter (4 MB, no TensorFlow): tests/parity/tflm_diff.py runs
   # memplan's offline plans in it, and memplan.tflm reads .tflite files with its schema.
   if ! .venv/bin/python -c 'import tflite_micro' 2>/dev/null; then

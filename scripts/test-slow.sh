@@ -15,6 +15,8 @@
 #   onnx    — every ONNX node model against aidge_core (tests/parity/onnx_nodes_diff.py --all)
 #   wrap    — Aidge's wrap-around plans built and run in aidge-export-cpp, on every CNN of
 #             tests/data/bench/models (tests/parity/wrap_exec.py)
+#   tiling  — `memplan tile` proven by execution on every model of tests/parity/tiling_exec.py
+#             (onnxruntime: tiled = original, within rtol 1e-4; int8 QDQ exactly)
 #   exports — the whole aidge-export-cpp set built, run and compared (CI runs a subset):
 #             tests/parity/exportcpp_diff.py --all, recipes_diff.py --all --full,
 #             fusions_diff.py --all
@@ -28,7 +30,7 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 say() { printf '\033[1mmemplan test:slow:\033[0m %s\n' "$*" >&2; }
 
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(budget fuzz onnx wrap exports ignored cortexm)
+[ ${#steps[@]} -eq 0 ] && steps=(budget fuzz onnx wrap tiling exports ignored cortexm)
 t_all=$SECONDS
 
 step "setup"
@@ -76,6 +78,7 @@ run_fuzz() {
 
 run_onnx() { .venv/bin/python tests/parity/onnx_nodes_diff.py --all; }
 
+run_tiling() { MEMPLAN=target/release/memplan .venv/bin/python tests/parity/tiling_exec.py --all; }
 run_wrap() { MEMPLAN=target/release/memplan .venv/bin/python tests/parity/wrap_exec.py --markdown; }
 
 run_exports() {
@@ -96,7 +99,7 @@ summary=()
 failed=0
 for s in "${steps[@]}"; do
   if ! declare -F "run_$s" >/dev/null; then
-    echo "unknown step $s (budget, fuzz, onnx, wrap, exports, ignored, cortexm)" >&2
+    echo "unknown step $s (budget, fuzz, onnx, wrap, tiling, exports, ignored, cortexm)" >&2
     exit 2
   fi
   step "$s"

@@ -27,6 +27,8 @@ pub mod scene;
 pub mod schedule;
 pub mod stats;
 pub mod strategies;
+#[cfg(all(feature = "onnx", not(feature = "lite")))]
+pub mod tiling;
 pub mod timer;
 #[cfg(feature = "tools")]
 pub mod tools;

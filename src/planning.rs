@@ -20,7 +20,7 @@
 #[cfg(not(feature = "lite"))]
 mod configs;
 #[cfg(not(feature = "lite"))]
-mod orders;
+pub mod orders;
 
 use crate::check;
 use crate::drivers::{self, DriverOptions};

@@ -36,6 +36,9 @@ pub enum Command {
     /// rest spilled with the least slow traffic), sweeps the fast size and shows Aidge's
     /// priority spill beside it. Exit 0 when it fits, 1 when it does not, 2 on bad input.
     Fit(FitArgs),
+    /// Tile an ONNX model's first layers (patch-based inference) so its peak fits a
+    /// fast memory; writes the tiled model.
+    Tile(TileArgs),
 }
 
 #[derive(Debug, Args)]
@@ -323,4 +326,60 @@ fn format_parser() -> PossibleValuesParser {
             .help(c.help)
             .aliases(c.aliases.iter().copied())
     }))
+}
+
+#[derive(Debug, Args)]
+pub struct TileArgs {
+    /// An ONNX model (one N, C, H, W image input).
+    pub file: PathBuf,
+    /// The fast memory's size: bytes, or with a unit (`256K`, `1M`, `1.5M`; K = 1024).
+    #[arg(long, value_parser = parse_size)]
+    pub fast: u64,
+    /// The model's symbolic input dims, as NAME=N (those not given are 1).
+    #[arg(long, value_delimiter = ',')]
+    pub dims: Vec<String>,
+    /// The tiled model (ONNX).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Time budget of the search, in milliseconds.
+    #[arg(long, default_value_t = 30_000)]
+    pub budget: u64,
+}
+
+/// `memplan tile`'s `--fast`: `256K`, `1M`, `1.5M`, `300000`: bytes (K, M, G are powers of 1024).
+pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
+    let t = text.trim();
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let scale: f64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 1.0,
+        "K" => 1024.0,
+        "M" => 1024.0 * 1024.0,
+        "G" => 1024.0 * 1024.0 * 1024.0,
+        _ => return Err(format!("`{text}`: expected bytes or a size like 256K, 1M")),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() && n >= 0.0 => Ok((n * scale).round() as u64),
+        _ => Err(format!("`{text}`: expected bytes or a size like 256K, 1M")),
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_take_binary_units() {
+        assert_eq!(parse_size("256K"), Ok(256 * 1024));
+        assert_eq!(parse_size("1M"), Ok(1 << 20));
+        assert_eq!(parse_size("1.5MiB"), Ok(3 << 19));
+        assert_eq!(parse_size("300000"), Ok(300_000));
+        assert!(parse_size("12Q").is_err());
+        assert!(parse_size("-1K").is_err());
+    }
 }

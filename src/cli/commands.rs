@@ -246,10 +246,9 @@ pub(super) fn convert(a: ConvertArgs) -> Result<u8> {
 }
 
 /// An ONNX model read with the symbolic dims given as `NAME=N`.
-fn read_onnx(path: &Path, dims: &[String]) -> Result<Document> {
-    let name = display(path);
-    let dims = dims
-        .iter()
+/// `--dims NAME=N,…` as (name, value) pairs.
+pub(super) fn parse_dims(dims: &[String]) -> Result<Vec<(String, u64)>> {
+    dims.iter()
         .map(|d| {
             let (k, v) = d.split_once('=').unwrap_or((d, ""));
             match v.trim().parse::<u64>() {
@@ -259,7 +258,12 @@ fn read_onnx(path: &Path, dims: &[String]) -> Result<Document> {
                 ))),
             }
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect()
+}
+
+fn read_onnx(path: &Path, dims: &[String]) -> Result<Document> {
+    let name = display(path);
+    let dims = parse_dims(dims)?;
     let bytes = std::fs::read(path)
         .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(&name))?;
     let schedule = formats::onnx::read(&bytes, &dims).map_err(|e| e.in_file(&name))?;

@@ -9,6 +9,7 @@ mod components;
 mod fit;
 mod progress;
 mod render;
+mod tile;
 
 use args::Command;
 use std::process::ExitCode;
@@ -40,6 +41,7 @@ fn run(command: Command) -> crate::Result<u8> {
         Command::Convert(a) => commands::convert(a),
         Command::Render(a) => render::render(a),
         Command::Fit(a) => fit::fit(a),
+        Command::Tile(a) => tile::tile(a),
     }
 }
 

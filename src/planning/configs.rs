@@ -76,24 +76,33 @@ pub fn replan_schedule(
     let mut overhead = timer.elapsed_ms();
     // (per-plane bound, plan as made, its order): the given plan first.
     let mut made: Vec<(u64, Plan, Option<usize>)> = vec![(given.lower_bound, plan.clone(), None)];
-    let schedules = std::iter::once(schedule).chain(&orders);
+    let schedules: Vec<&Schedule> = std::iter::once(schedule).chain(&orders).collect();
+    // The given configuration in every order first, then the others order by order:
+    // on a graph of many parallel branches (a tiled model's patches, `crate::tiling`)
+    // making the 20 configurations of the scheduler's own order can take the whole
+    // half budget, and a depth-first order is where such a graph fits.
+    let mut jobs: Vec<(usize, &DriverOptions)> = (0..schedules.len())
+        .flat_map(|k| configs.iter().map(move |c| (k, c)))
+        .collect();
+    jobs.sort_by_key(|(_, c)| {
+        (c.driver, c.wrap_around, c.optimize)
+            != (options.driver, options.wrap_around, options.optimize)
+    });
     let mut complete = true;
-    'making: for (k, sched) in schedules.enumerate() {
+    for (k, opts) in jobs {
         let order = k.checked_sub(1);
-        for opts in &configs {
-            if timer.elapsed_ms() >= budget.millis / 2 || budget.cancelled() {
-                complete = false;
-                break 'making;
-            }
-            let clock = Timer::start();
-            let Ok(other) = drivers::generate(sched, opts) else {
-                continue;
-            };
-            let bound = stats::stats(&other).lower_bound;
-            win.consider(&other, order);
-            made.push((bound, other, order));
-            overhead = overhead.max(clock.elapsed_ms());
+        if timer.elapsed_ms() >= budget.millis / 2 || budget.cancelled() {
+            complete = false;
+            break;
         }
+        let clock = Timer::start();
+        let Ok(other) = drivers::generate(schedules[k], opts) else {
+            continue;
+        };
+        let bound = stats::stats(&other).lower_bound;
+        win.consider(&other, order);
+        made.push((bound, other, order));
+        overhead = overhead.max(clock.elapsed_ms());
     }
     // Re-placed lowest bound first (stable: the given plan first on ties).
     made.sort_by_key(|(bound, _, _)| *bound);

@@ -18,11 +18,12 @@
 mod aidge_op;
 mod contrib;
 mod converters;
-mod graph;
+pub mod graph;
 mod kernels;
 mod ops;
-mod proto;
+pub mod proto;
 mod window;
+pub mod write;
 
 use crate::schedule::{
     AidgeFails, AidgeResize, AidgeStage, Consumer, Input, Node, Output, Port, Schedule,
@@ -51,7 +52,8 @@ pub struct SymbolicDim {
     pub used_by: Vec<String>,
 }
 
-fn decode(bytes: &[u8]) -> Result<proto::GraphProto> {
+/// The graph of a model (the subset [`proto`] reads), refused when it has none or no nodes.
+pub fn decode(bytes: &[u8]) -> Result<proto::GraphProto> {
     let model = proto::ModelProto::decode(prost::bytes::Bytes::copy_from_slice(bytes))
         .map_err(|e| Error::whole(format!("not a valid ONNX model (protobuf: {e})")))?;
     let graph = model
