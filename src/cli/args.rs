@@ -332,8 +332,9 @@ fn format_parser() -> PossibleValuesParser {
 pub struct TileArgs {
     /// An ONNX model (one N, C, H, W image input).
     pub file: PathBuf,
-    /// The fast memory's size: bytes, or with a unit (`256K`, `1M`, `1.5M`; K = 1024).
-    #[arg(long, value_parser = parse_size)]
+    /// The fast memory's size: bytes, or with a unit (`256K`, `1M`, `1.5M`; K = 1024), as
+    /// `memplan fit --memory` reads a bank.
+    #[arg(long, value_parser = parse_fast)]
     pub fast: u64,
     /// The model's symbolic input dims, as NAME=N (those not given are 1).
     #[arg(long, value_delimiter = ',')]
@@ -349,37 +350,9 @@ pub struct TileArgs {
     pub budget: u64,
 }
 
-/// `memplan tile`'s `--fast`: `256K`, `1M`, `1.5M`, `300000`: bytes (K, M, G are powers of 1024).
-pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
-    let t = text.trim();
-    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
-        Some((i, _)) => t.split_at(i),
-        None => (t, ""),
-    };
-    let scale: f64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 1.0,
-        "K" => 1024.0,
-        "M" => 1024.0 * 1024.0,
-        "G" => 1024.0 * 1024.0 * 1024.0,
-        _ => return Err(format!("`{text}`: expected bytes or a size like 256K, 1M")),
-    };
-    match number.trim().parse::<f64>() {
-        Ok(n) if n.is_finite() && n >= 0.0 => Ok((n * scale).round() as u64),
-        _ => Err(format!("`{text}`: expected bytes or a size like 256K, 1M")),
-    }
-}
-
-#[cfg(test)]
-mod size_tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes_take_binary_units() {
-        assert_eq!(parse_size("256K"), Ok(256 * 1024));
-        assert_eq!(parse_size("1M"), Ok(1 << 20));
-        assert_eq!(parse_size("1.5MiB"), Ok(3 << 19));
-        assert_eq!(parse_size("300000"), Ok(300_000));
-        assert!(parse_size("12Q").is_err());
-        assert!(parse_size("-1K").is_err());
-    }
+/// `memplan tile`'s `--fast`: one size, read by the memory map's size rule
+/// ([`crate::fit::map::parse_size`]), so `--fast 256K` is the bytes `fit --memory 256K`'s
+/// fast bank holds.
+fn parse_fast(text: &str) -> std::result::Result<u64, String> {
+    crate::fit::map::parse_size(text, "--fast").map_err(|e| e.message)
 }

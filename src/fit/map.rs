@@ -144,7 +144,7 @@ impl MemoryMap {
                     }
                     Ok(Bank {
                         name: name.to_owned(),
-                        size: parse_size(size, text)?,
+                        size: parse_size(size, &format!("--memory `{text}`"))?,
                     })
                 })
                 .collect::<Result<Vec<_>>>()?
@@ -156,7 +156,7 @@ impl MemoryMap {
                 .map(|(i, part)| {
                     Ok(Bank {
                         name: positional_name(i, parts.len()),
-                        size: parse_size(part, text)?,
+                        size: parse_size(part, &format!("--memory `{text}`"))?,
                     })
                 })
                 .collect::<Result<Vec<_>>>()?
@@ -204,12 +204,14 @@ fn positional_name(i: usize, n: usize) -> String {
 }
 
 /// One size: digits (bytes), or a number with a binary unit (K, KB, KiB, M, MB, MiB, G,
-/// GB, GiB; case-insensitive), as TiGrIS reads `-m`. `map` is the whole text, for errors.
-pub fn parse_size(text: &str, map: &str) -> Result<Bytes> {
+/// GB, GiB; case-insensitive), as TiGrIS reads `-m`. The one size rule of every option
+/// a user types a size into (`memplan fit --memory`, `memplan tile --fast`); `context`
+/// names that option (and the whole map) in errors.
+pub fn parse_size(text: &str, context: &str) -> Result<Bytes> {
     let t = text.trim();
     let bad = |why: &str| {
         Error::whole(format!(
-            "--memory `{map}`: `{t}` is not a size{why}: expected bytes or a number with K, M \
+            "{context}: `{t}` is not a size{why}: expected bytes or a number with K, M \
              or G (`256K`, `8M`, `1.5M`)"
         ))
     };
@@ -241,7 +243,7 @@ pub fn parse_size(text: &str, map: &str) -> Result<Bytes> {
     };
     if bytes == 0 {
         return Err(Error::whole(format!(
-            "--memory `{map}`: a bank of `{t}` holds nothing: every bank needs at least one byte"
+            "{context}: a bank of `{t}` holds nothing: every bank needs at least one byte"
         )));
     }
     Ok(bytes)
@@ -312,6 +314,15 @@ mod tests {
             MemoryMap::parse("stm32h743").unwrap().banks[1].size,
             512 * KIB
         );
+    }
+
+    #[test]
+    fn one_size_rule_names_the_option_it_reads() {
+        // `memplan tile --fast` reads its size by this rule too.
+        assert_eq!(parse_size("1.5MiB", "--fast").unwrap(), 1_572_864);
+        assert_eq!(parse_size("300000", "--fast").unwrap(), 300_000);
+        let e = parse_size("-1K", "--fast").unwrap_err().message;
+        assert!(e.starts_with("--fast: `-1K` is not a size"), "{e}");
     }
 
     #[test]
