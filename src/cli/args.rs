@@ -65,9 +65,21 @@ pub struct FitArgs {
     #[arg(long)]
     pub json: bool,
     /// Write the plan with one memory component per bank (memplan JSON, or any format
-    /// its extension picks, as `memplan plan -o`).
+    /// its extension picks, as `memplan plan -o`): the tiled model's when tiling is the
+    /// answer.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Do not try tiling: an ONNX model that does not fit the fast bank alone is
+    /// otherwise also fitted with its first layers run patch by patch (`memplan tile`),
+    /// and the better fit is the answer.
+    #[arg(long)]
+    pub no_tile: bool,
+    /// Milliseconds the tiling search may take (beside --budget).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub tile_budget: u64,
+    /// Write the tiled model (ONNX) when tiling is the answer; an error when it is not.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_tile")]
+    pub onnx_out: Option<PathBuf>,
 }
 
 /// Whose bank placement `memplan fit` writes.

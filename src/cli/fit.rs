@@ -3,7 +3,7 @@
 //! writes the plan with one component per bank.
 
 use super::args::{FitArgs, Spill};
-use super::commands::{display, read, write_out};
+use super::commands::{display, parse_dims, read, write_out};
 use super::{FAILED, INVALID, OK};
 use crate::fit::{self, human, Fit, MemoryMap};
 use crate::formats::{Document, Output};
@@ -21,7 +21,7 @@ pub(super) fn fit(a: FitArgs) -> Result<u8> {
     let doc = read(&a.file, &a.dims)?;
     let name = display(&a.file);
     let mut session = Session::of(&name, doc);
-    let result = fit::fit(&mut session, &map, a.budget)?;
+    let result = fit_file(&a, &name, &mut session, &map)?;
     let fits = match a.spill {
         Spill::Memplan => result.fits,
         Spill::Aidge => result.aidge_spill.as_ref().is_some_and(|s| s.fits),
@@ -33,9 +33,26 @@ pub(super) fn fit(a: FitArgs) -> Result<u8> {
     } else {
         print!("{}", human_report(&result, a.spill));
     }
+    if let Some(path) = &a.onnx_out {
+        match result.tiling.as_ref().filter(|t| t.chosen) {
+            Some(t) => std::fs::write(path, &t.onnx)
+                .map_err(|e| Error::whole(format!("cannot write: {e}")).in_file(display(path)))?,
+            None => {
+                return Err(Error::whole(format!(
+                    "--onnx-out: no tiled model to write: {}",
+                    result
+                        .untiled_because
+                        .as_deref()
+                        .unwrap_or("tiling was not chosen")
+                ))
+                .in_file(display(path)))
+            }
+        }
+    }
     if let Some((path, output)) = output {
+        let answer = result.answer();
         let plan = match a.spill {
-            Spill::Memplan => result.plan.clone(),
+            Spill::Memplan => answer.plan.clone(),
             Spill::Aidge => match result.aidge_spill.as_ref().and_then(|s| s.plan.clone()) {
                 Some(p) => p,
                 None => {
@@ -53,8 +70,12 @@ pub(super) fn fit(a: FitArgs) -> Result<u8> {
                     .in_file(display(path)),
             );
         };
+        let schedule = match a.spill {
+            Spill::Memplan => answer.schedule.clone(),
+            Spill::Aidge => result.schedule.clone(),
+        };
         let out = Document {
-            schedule: result.schedule.clone(),
+            schedule,
             ..Document::of_plan(plan)
         };
         write_out(path, &planning::export(&out, export)?)?;
@@ -62,7 +83,33 @@ pub(super) fn fit(a: FitArgs) -> Result<u8> {
     Ok(if fits { OK } else { INVALID })
 }
 
-/// The verdict first, then the banks, the sweep and Aidge's spill.
+/// The fit, with tiling as its second lever for an ONNX model unless `--no-tile`.
+fn fit_file(a: &FitArgs, name: &str, session: &mut Session, map: &MemoryMap) -> Result<Fit> {
+    if a.no_tile {
+        let mut f = fit::fit(session, map, a.budget)?;
+        f.untiled_because = Some("--no-tile".into());
+        return Ok(f);
+    }
+    let bytes = std::fs::read(&a.file)
+        .map_err(|e| Error::whole(format!("cannot read: {e}")).in_file(name))?;
+    if !crate::formats::is_onnx_model(name, &bytes) {
+        return fit::fit(session, map, a.budget);
+    }
+    let dims = parse_dims(&a.dims.dims)?;
+    let deploy = crate::recipes::Deploy::parse(
+        &a.dims.recipes.join(","),
+        a.dims.dtype.as_deref().unwrap_or(""),
+    )?;
+    let model = fit::Model {
+        bytes: &bytes,
+        dims: &dims,
+        deploy: &deploy,
+        tile_ms: a.tile_budget,
+    };
+    fit::fit_tiled(session, map, a.budget, &model).map_err(|e| e.in_file(name))
+}
+
+/// The verdict first, then the banks, the sweep and Aidge's spill; then tiling.
 fn human_report(f: &Fit, spill: Spill) -> String {
     let mut s = String::new();
     let mut line = |t: String| {
@@ -84,7 +131,11 @@ fn human_report(f: &Fit, spill: Spill) -> String {
         _ => line(f.summary.clone()),
     }
     line(String::new());
-    line(format!("{:<12} {:>12} {:>12}", "bank", "size", "peak"));
+    let untiled = if f.tiling.is_some() { " (untiled)" } else { "" };
+    line(format!(
+        "{:<12} {:>12} {:>12}{untiled}",
+        "bank", "size", "peak"
+    ));
     for b in &f.banks {
         let mark = if b.peak > b.size { "  over" } else { "" };
         line(format!(
@@ -147,6 +198,52 @@ fn human_report(f: &Fit, spill: Spill) -> String {
     }
     for n in &f.notes {
         line(format!("note: {n}"));
+    }
+    if let Some(t) = &f.tiling {
+        line(String::new());
+        line(format!(
+            "tiling ({}): peak {} → {}, MACs +{:.1} %",
+            if t.chosen { "the answer" } else { "not chosen" },
+            human(t.peak_before),
+            human(t.peak_after),
+            t.macs_added_percent
+        ));
+        for st in &t.stages {
+            line(format!(
+                "  {}…{} in {}×{} patches up to '{}' (patches {}×{}, input {}×{}, halo {}×{})",
+                st.first,
+                st.last,
+                st.rows,
+                st.cols,
+                st.cut,
+                st.tile[0],
+                st.tile[1],
+                st.input_tile[0],
+                st.input_tile[1],
+                st.halo[0],
+                st.halo[1]
+            ));
+        }
+        line(format!("  untiled: {}", t.untiled_summary));
+        line(format!("  tiled:   {}", t.fit.summary));
+        for b in &t.fit.banks {
+            line(format!(
+                "  {:<12} {:>12} {:>12}",
+                b.name,
+                human(b.size),
+                human(b.peak)
+            ));
+        }
+        line(format!(
+            "  slow traffic per inference: {}",
+            human(t.fit.slow_traffic.total)
+        ));
+        if let Some(n) = t.fit.notes.first() {
+            line(format!("  note: {n}"));
+        }
+    }
+    if let Some(why) = &f.untiled_because {
+        line(format!("tiling: untiled because {why}"));
     }
     s
 }

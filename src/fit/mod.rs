@@ -8,12 +8,22 @@
 //! against its size, sweeps the fast size ([`Sweep`]), and puts Aidge 0.10.1's priority
 //! spill (the multiple-mems driver with the map's capacities) beside it. One result
 //! type, [`Fit`], serialized to JSON for the faces.
+//!
+//! Tiling is its second lever ([`fit_tiled`], issue #48): for an ONNX model that does
+//! not fit the fast bank alone, [`crate::tiling::tile`] rewrites the first stage to run
+//! patch by patch with the fast bank's size as its budget, the tiled model is fitted
+//! the same way (in memplan's depth-first order: the patches one after another), and
+//! the better of the two is the answer.
 
 mod banks;
 pub mod map;
+#[cfg(all(feature = "onnx", not(feature = "lite")))]
+mod tiled;
 pub mod traffic;
 
 pub use map::{human, Bank, MemoryMap, Preset, PRESETS};
+#[cfg(all(feature = "onnx", not(feature = "lite")))]
+pub use tiled::{fit_tiled, Model, Tiled};
 pub use traffic::Traffic;
 
 use crate::drivers::{self, DriverOptions};
@@ -109,14 +119,27 @@ pub struct AidgeSpill {
 }
 
 /// Everything `fit` found. Faces print it or serialize it.
+///
+/// `fits`, `verdict`, `summary` and `why` are the answer: the tiled model's when
+/// `lever` is `tiling`, else the model's as it is; the banks, traffic, buffers, sweep
+/// and Aidge's spill are always the untiled model's (the tiled one's are in `tiling`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Fit {
     pub fits: bool,
     pub verdict: Verdict,
     /// The verdict in a user's words ("fits 256 KiB fast + 1.7 MiB slow · 16 MiB slow
-    /// traffic per inference", "does not fit: at clock 12 (Conv_3) …").
+    /// traffic per inference", "does not fit: at clock 12 (Conv_3) …", "fits 2 MiB mem
+    /// alone with tiling: layers conv1…layer1 in 4×4 patches, +14 % MACs …").
     pub summary: String,
     pub why: Option<Overflow>,
+    /// `tiling` when the answer is the tiled model's, else `None`.
+    pub lever: Option<&'static str>,
+    /// The tiled model and its fit, when tiling was tried and rewrote the model.
+    #[cfg(all(feature = "onnx", not(feature = "lite")))]
+    pub tiling: Option<Box<Tiled>>,
+    /// Why the answer is the untiled model's (it fits fast memory alone, the file is
+    /// no ONNX model, no stage tiles, the tiled fit is no better), when it is.
+    pub untiled_because: Option<String>,
     pub memory: MemoryMap,
     /// Fastest first.
     pub banks: Vec<BankUse>,
@@ -148,13 +171,27 @@ const PLAN_SHARE: u64 = 2;
 const SHARES: u64 = 5;
 
 /// Fits the session's document (deployed already, if the user asked) into `map`
-/// within about `budget_ms` milliseconds.
+/// within about `budget_ms` milliseconds, untiled.
 pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit> {
+    let mut f = fit_in(session, map, budget_ms, None)?;
+    f.untiled_because = Some("tiling rewrites an ONNX model, and this file is none".into());
+    Ok(f)
+}
+
+/// One fit. `tiled` is the lever's words for a tiled model's fit, whose plan may run
+/// the branches in other (depth-first) orders: its small peak is the patch-by-patch
+/// order. A model as it is keeps its schedule's own order, which Aidge's exports run.
+pub(crate) fn fit_in(
+    session: &mut Session,
+    map: &MemoryMap,
+    budget_ms: u64,
+    tiled: Option<&str>,
+) -> Result<Fit> {
     let timer = Timer::start();
     let request = Request {
         strategy: Some(Strategy::Best),
         budget: Budget::millis((budget_ms * PLAN_SHARE / SHARES).max(1)),
-        keep_order: true,
+        keep_order: tiled.is_none(),
         ..Request::default()
     };
     let (mut base, _) = session.plan(&request)?;
@@ -192,7 +229,7 @@ pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit
     let slow = traffic::slow_traffic(&plan, schedule.as_ref());
     let bank_uses = uses(&plan, map);
     let why = (!fits).then(|| overflow(&base, &plan, map));
-    let summary = summary(verdict, &bank_uses, slow, why.as_ref());
+    let summary = summary(verdict, &bank_uses, slow, why.as_ref(), tiled.unwrap_or(""));
     let spent = timer.elapsed_ms();
     let sweep_ms = budget_ms.saturating_sub(spent).max(1);
     let sweep = sweep(&layouts, &components, sweep_ms, (caps[0], &plan))?;
@@ -201,11 +238,19 @@ pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit
         Some(_) => "consumers",
         None => "one-per-buffer",
     };
+    let order = match tiled {
+        None => "made in the schedule's own order, with no tiling",
+        Some(_) => {
+            "of the tiled model, made in memplan's order (the patches run one after \
+             another, depth first), which aidge-export-cpp 0.10.1's forward pass does not \
+             yet run: it runs the scheduler's order, whose peak is higher"
+        }
+    };
     let mut notes = vec![format!(
-        "memplan moves whole spaces of a plan made in the schedule's own order, with no \
-         tiling (in-place and wrap-around sharing inside a space is kept), and checks each \
-         bank by an actual placement. The best peak, {}, counts the tensors the plan holds: \
-         the model's input, fed from outside, and its weights are not in it",
+        "memplan moves whole spaces of a plan {order} (in-place and wrap-around sharing \
+         inside a space is kept), and checks each bank by an actual placement. The best \
+         peak, {}, counts the tensors the plan holds: the model's input, fed from outside, \
+         and its weights are not in it",
         human(min_fast)
     )];
     if schedule.is_none() {
@@ -223,6 +268,10 @@ pub fn fit(session: &mut Session, map: &MemoryMap, budget_ms: u64) -> Result<Fit
         verdict,
         summary,
         why,
+        lever: None,
+        #[cfg(all(feature = "onnx", not(feature = "lite")))]
+        tiling: None,
+        untiled_because: None,
         memory: map.clone(),
         banks: bank_uses,
         slow_traffic: slow,
@@ -457,10 +506,18 @@ fn overflow(base: &Plan, plan: &Plan, map: &MemoryMap) -> Overflow {
     }
 }
 
-fn summary(verdict: Verdict, banks: &[BankUse], slow: Traffic, why: Option<&Overflow>) -> String {
+/// The verdict in words; `lever` (` with tiling: …`, or empty) follows "fits …" or
+/// "does not fit".
+fn summary(
+    verdict: Verdict,
+    banks: &[BankUse],
+    slow: Traffic,
+    why: Option<&Overflow>,
+    lever: &str,
+) -> String {
     match (verdict, why) {
         (Verdict::FitsFast, _) => format!(
-            "fits {} {} alone (peak {}) · no slow traffic",
+            "fits {} {} alone{lever} (peak {}) · no slow traffic",
             human(banks[0].size),
             banks[0].name,
             human(banks[0].peak)
@@ -481,7 +538,7 @@ fn summary(verdict: Verdict, banks: &[BankUse], slow: Traffic, why: Option<&Over
                 .map(|b| b.name.as_str())
                 .collect();
             format!(
-                "fits {} · {} {} traffic per inference ({} written, {} read)",
+                "fits {}{lever} · {} {} traffic per inference ({} written, {} read)",
                 used.join(" + "),
                 human(slow.total),
                 slow_names.join("+"),
@@ -508,14 +565,14 @@ fn summary(verdict: Verdict, banks: &[BankUse], slow: Traffic, why: Option<&Over
                 ),
             };
             format!(
-                "does not fit: at clock {} ({}) {what}: {} too many; live there: {}",
+                "does not fit{lever}: at clock {} ({}) {what}: {} too many; live there: {}",
                 o.clock,
                 o.node,
                 human(o.needed.saturating_sub(o.holds)),
                 live.join(", ")
             )
         }
-        (_, None) => "does not fit".into(),
+        (_, None) => format!("does not fit{lever}"),
     }
 }
 
