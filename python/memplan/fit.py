@@ -3,7 +3,9 @@
 ``memplan.fit(model, memory="256K+8M")`` places the plan of ``model`` into a memory map
 (fastest bank first; ``memplan.PRESETS`` names boards) and says whether it fits, how
 much slow traffic each inference moves, the fast-size sweep and Aidge's priority spill
-beside it. Every figure is the core's (the CLI's ``memplan fit --json``): Python only
+beside it; for an ONNX model that does not fit the fast bank alone, ``tile=True`` also
+fits it with its first layers run patch by patch (``Tiling``; ``tiled_onnx``, the tiled
+model, when that is the answer). Every figure is the core's (the CLI's ``memplan fit --json``): Python only
 reads its JSON.
 """
 
@@ -14,7 +16,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Tuple, Union
 
-__all__ = ["Bank", "Traffic", "SweepPoint", "AidgeSpill", "Preset", "Fit", "fit", "presets"]
+__all__ = ["Bank", "Traffic", "SweepPoint", "AidgeSpill", "Preset", "TiledStage", "Tiling", "Fit",
+           "fit", "presets"]
 
 
 @dataclass(frozen=True)
@@ -66,13 +69,50 @@ class Preset:
 
 
 @dataclass(frozen=True)
+class TiledStage:
+    """A stage run patch by patch: nodes ``first`` to ``last`` (ONNX names) in a
+    ``rows`` × ``cols`` grid of the ``cut`` tensor, the ``halo`` each patch recomputes
+    (rows, columns) and the MACs that adds."""
+
+    first: str
+    last: str
+    cut: str
+    rows: int
+    cols: int
+    halo: Tuple[int, int]
+    macs_added_percent: float
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """The tiled model's fit beside the untiled one: ``chosen`` when it is the answer;
+    ``peak_before``/``peak_after`` memplan's best peaks of the model before and after;
+    ``verdict``, ``summary``, ``banks`` and ``slow_traffic`` the tiled model's fit."""
+
+    chosen: bool
+    stages: Tuple[TiledStage, ...]
+    peak_before: int
+    peak_after: int
+    macs_added_percent: float
+    verdict: str
+    summary: str
+    banks: Tuple[Bank, ...]
+    slow_traffic: Traffic
+    untiled_verdict: str
+    untiled_summary: str
+
+
+@dataclass(frozen=True)
 class Fit:
     """What ``memplan.fit`` found. ``verdict`` is ``fits-fast``, ``fits-with-slow`` or
     ``does-not-fit``; ``summary`` says it in words (and why it does not fit);
     ``min_fast`` is the smallest first bank that holds everything (memplan's best
     peak); ``document`` the plan with one memory component per bank (memplan JSON, which
     ``memplan check`` verifies); ``raw`` the core's whole JSON (``buffers``: where each
-    tensor goes; ``notes``)."""
+    tensor goes; ``notes``). ``fits``, ``verdict``, ``summary`` and ``document`` are the
+    answer: the tiled model's when ``lever`` is ``"tiling"``; ``banks``, ``slow_traffic``,
+    ``sweep`` and ``aidge_spill`` are the untiled model's (the tiled one's in
+    ``tiling``); ``untiled_because`` says why the answer is not tiled."""
 
     fits: bool
     verdict: str
@@ -82,13 +122,18 @@ class Fit:
     min_fast: int
     sweep: Tuple[SweepPoint, ...]
     aidge_spill: Optional[AidgeSpill]
+    lever: Optional[str]
+    tiling: Optional[Tiling]
+    untiled_because: Optional[str]
+    tiled_onnx: Optional[bytes]
     document: str
     raw: Any
 
     @classmethod
-    def from_json(cls, text: str, document: str) -> "Fit":
+    def from_json(cls, text: str, document: str, tiled_onnx: Optional[bytes] = None) -> "Fit":
         r: dict[str, Any] = json.loads(text)
         spill = r.get("aidge_spill")
+        t = r.get("tiling")
         return cls(
             fits=bool(r["fits"]),
             verdict=str(r["verdict"]),
@@ -103,6 +148,10 @@ class Fit:
             aidge_spill=None if spill is None else AidgeSpill(
                 fits=bool(spill["fits"]), banks=_banks(spill["banks"]),
                 slow_traffic=_traffic(spill["slow_traffic"]), error=spill.get("error")),
+            lever=r.get("lever"),
+            tiling=None if t is None else _tiling(t),
+            untiled_because=r.get("untiled_because"),
+            tiled_onnx=tiled_onnx,
             document=document,
             raw=r,
         )
@@ -110,6 +159,23 @@ class Fit:
 
 def _banks(v: Any) -> Tuple[Bank, ...]:
     return tuple(Bank(name=str(b["name"]), size=int(b["size"]), peak=int(b["peak"])) for b in v)
+
+
+def _tiling(t: Any) -> Tiling:
+    f = t["fit"]
+    return Tiling(
+        chosen=bool(t["chosen"]),
+        stages=tuple(TiledStage(first=str(s["first"]), last=str(s["last"]), cut=str(s["cut"]),
+                                rows=int(s["rows"]), cols=int(s["cols"]),
+                                halo=(int(s["halo"][0]), int(s["halo"][1])),
+                                macs_added_percent=float(s["macs_added_percent"]))
+                     for s in t["stages"]),
+        peak_before=int(t["peak_before"]), peak_after=int(t["peak_after"]),
+        macs_added_percent=float(t["macs_added_percent"]),
+        verdict=str(f["verdict"]), summary=str(f["summary"]), banks=_banks(f["banks"]),
+        slow_traffic=_traffic(f["slow_traffic"]),
+        untiled_verdict=str(t["untiled_verdict"]), untiled_summary=str(t["untiled_summary"]),
+    )
 
 
 def _traffic(v: Any) -> Traffic:
@@ -125,11 +191,14 @@ def presets() -> Tuple[Preset, ...]:
 
 def fit(model: Union[str, "os.PathLike[str]", bytes], memory: str = "256K+8M",
         recipes: Sequence[str] = (), dtype: Optional[str] = None, budget_ms: int = 2000,
-        name: Optional[str] = None) -> Fit:
+        name: Optional[str] = None, tile: bool = True, tile_budget_ms: int = 10000) -> Fit:
     """Fits ``model`` (a path or the bytes of any file memplan reads: an ONNX model, a
     ``.tflite``, a plan, a schedule) into ``memory`` (``"256K+8M"``, ``"sram=512K,psram=8M"``
     or a name of ``memplan.PRESETS``), deployed first as ``recipes``/``dtype`` when given
-    (as ``memplan.deploy``). Raises ``ValueError`` on a bad map or file."""
+    (as ``memplan.deploy``). With ``tile`` (as ``memplan fit`` without ``--no-tile``), an
+    ONNX model that does not fit the fast bank alone is also fitted tiled (a search of
+    ``tile_budget_ms``) and the better fit is the answer. Raises ``ValueError`` on a bad
+    map or file."""
     from . import _native
     if isinstance(model, bytes):
         data, label = model, name or "model"
@@ -137,5 +206,6 @@ def fit(model: Union[str, "os.PathLike[str]", bytes], memory: str = "256K+8M",
         with open(model, "rb") as f:
             data = f.read()
         label = name or os.fspath(model)
-    text, document = _native.fit(data, label, memory, ",".join(recipes), dtype or "", budget_ms)
-    return Fit.from_json(text, document)
+    text, document, tiled = _native.fit(data, label, memory, ",".join(recipes), dtype or "",
+                                        budget_ms, tile, tile_budget_ms)
+    return Fit.from_json(text, document, tiled)

@@ -165,6 +165,17 @@ pub struct Fit {
     pub schedule: Option<Schedule>,
 }
 
+impl Fit {
+    /// The fit whose plan is the answer: the tiled model's when tiling was chosen.
+    pub fn answer(&self) -> &Fit {
+        #[cfg(all(feature = "onnx", not(feature = "lite")))]
+        if let Some(t) = self.tiling.as_ref().filter(|t| t.chosen) {
+            return &t.fit;
+        }
+        self
+    }
+}
+
 /// What part of the budget each stage takes: the best plan of the whole, the bank
 /// assignment and its placement, the sweep.
 const PLAN_SHARE: u64 = 2;

@@ -47,16 +47,6 @@ pub struct Model<'a> {
     pub tile_ms: u64,
 }
 
-impl Fit {
-    /// The fit whose plan is the answer: the tiled model's when tiling was chosen.
-    pub fn answer(&self) -> &Fit {
-        match &self.tiling {
-            Some(t) if t.chosen => &t.fit,
-            _ => self,
-        }
-    }
-}
-
 /// [`fit`], then, when the model does not fit the fast bank alone, the same with its
 /// first stage tiled for the fast bank's size; the better fit is the answer: fits the
 /// fast bank alone, then fits with slow memory, then does not fit, then the least slow

@@ -90,8 +90,10 @@ def main():
         f.write(model)
         f.flush()
         cli = json.loads(subprocess.run([str(CLI), "fit", f.name, "--memory", "128K+8M", "--json",
-                                         "--budget", "1000"], capture_output=True, text=True).stdout)
-    fitted = memplan.fit(model, memory="128K+8M", budget_ms=1000, name="mobilenet_v3_small.onnx")
+                                         "--budget", "1000", "--no-tile"], capture_output=True,
+                                        text=True).stdout)
+    fitted = memplan.fit(model, memory="128K+8M", budget_ms=1000, name="mobilenet_v3_small.onnx",
+                         tile=False)
     if (fitted.verdict, fitted.slow_traffic.total, [b.peak for b in fitted.banks]) != (
             cli["verdict"], cli["slow_traffic"]["total"], [b["peak"] for b in cli["banks"]]):
         problems.append(f"memplan.fit {fitted.summary} != memplan fit {cli['summary']}")
