@@ -6,8 +6,12 @@ and int8 as aidge-export-cpp deploys it: `--recipes export-cpp --dtype int8`), A
 priority spill on the same schedule (the multiple-mems driver with the map's capacities,
 from `memplan fit --json`'s `aidge_spill`), and `tigris analyze M.onnx -m FAST+8M --json`
 on the float32 model (TiGrIS reads the model's own dtype: it has no int8 of these).
+memplan's float32 fit also tries tiling (issue #48: its first stage run patch by patch,
+`memplan fit`'s default, with a search of `--tile-budget`): the "+ tiling" columns are
+its answer (the tiled model's fit when tiling is chosen, else the untiled one's), beside
+the untiled columns.
 
-    PYTHON scripts/bench-fit.py [--tigris PATH] [--doc] [--models a,b,...]
+    PYTHON scripts/bench-fit.py [--tigris PATH] [--doc] [--models a,b,...] [--tile-budget MS]
 
 (PYTHON with `onnx` and `numpy`, e.g. the venv TiGrIS is installed in: the corpus' weights
 are stripped, and TiGrIS gets a copy with zeros of each initializer's shape.)
@@ -17,8 +21,9 @@ are stripped, and TiGrIS gets a copy with zeros of each initializer's shape.)
 TiGrIS columns, a `tigris` 0.12.1 (`pip install tigris-ml==0.12.1`); without it they
 read "not run".
 
-Read TiGrIS's figures with care: it tiles (memplan does not, this round), and its slow
-traffic has been seen at 0 B beside megabytes of slow memory.
+Read TiGrIS's figures with care: it tiles chains of layers throughout the network
+(memplan tiles one stage from the input), and its slow traffic has been seen at 0 B
+beside megabytes of slow memory.
 """
 
 import argparse
@@ -45,10 +50,12 @@ def mib(b):
     return "—" if b is None else f"{b / 1048576:.2f}"
 
 
-def memplan_fit(model, memory, int8):
+def memplan_fit(model, memory, int8, tile_ms):
     args = [str(CLI), "fit", str(model), "--memory", memory, "--json", "--budget", "2000"]
     if int8:
-        args += ["--recipes", "export-cpp", "--dtype", "int8"]
+        args += ["--recipes", "export-cpp", "--dtype", "int8", "--no-tile"]
+    else:
+        args += ["--tile-budget", str(tile_ms)]
     run = subprocess.run(args, capture_output=True, text=True)
     if run.returncode not in (0, 1):
         return {"error": run.stderr.strip().splitlines()[-1] if run.stderr else "failed"}
@@ -106,6 +113,25 @@ def memplan_cells(f):
     return [verdict, mib(f["sweep"]["min_fast"]), peaks, mib(f["slow_traffic"]["total"]), aidge]
 
 
+def tiled_cells(f):
+    """The answer of a fit that tried tiling: verdict (and the grid when tiled), bank
+    peaks, slow traffic."""
+    if "error" in f:
+        return ["", "", ""]
+    t = f.get("tiling")
+    chosen = t is not None and t["chosen"]
+    answer = t["fit"] if chosen else f
+    verdict = {"fits-fast": "fast only", "fits-with-slow": "fits + slow",
+               "does-not-fit": "does not fit"}[answer["verdict"]]
+    if chosen:
+        s = t["stages"][0]
+        verdict += f", tiled {s['rows']}×{s['cols']} to {s['cut'][:28]}, +{t['macs_added_percent']:.0f} % MACs"
+    else:
+        verdict += ", untiled"
+    peaks = " / ".join(mib(b["peak"]) for b in answer["banks"])
+    return [verdict, peaks, mib(answer["slow_traffic"]["total"])]
+
+
 def tigris_cells(t):
     if "error" in t:
         return [t["error"], "", ""]
@@ -127,8 +153,11 @@ def main():
     ap.add_argument("--tigris", default=shutil.which("tigris"))
     ap.add_argument("--doc", action="store_true")
     ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--tile-budget", type=int, default=4000,
+                    help="milliseconds of each fit's tiling search (memplan fit --tile-budget)")
     a = ap.parse_args()
     head = ("| model | fast + 8M | memplan f32 | best peak MiB | bank peaks MiB | slow traffic MiB "
+            "| memplan + tiling f32 | bank peaks MiB | slow traffic MiB "
             "| Aidge spill f32 | memplan int8 | int8 traffic MiB | TiGrIS f32 | TiGrIS peaks MiB "
             "| TiGrIS traffic MiB |")
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
@@ -139,19 +168,20 @@ def main():
             weighted = with_weights(model) if a.tigris else model
             for fast in FAST:
                 memory = f"{fast}+{SLOW}"
-                f32 = memplan_fit(model, memory, False)
-                i8 = memplan_fit(model, memory, True)
+                f32 = memplan_fit(model, memory, False, a.tile_budget)
+                i8 = memplan_fit(model, memory, True, a.tile_budget)
                 t = tigris(a.tigris, weighted, memory)
                 m = memplan_cells(f32)
                 q = memplan_cells(i8)
-                row = [name, fast, m[0], m[1], m[2], m[3], m[4], q[0], q[3]] + tigris_cells(t)
+                row = ([name, fast, m[0], m[1], m[2], m[3]] + tiled_cells(f32)
+                       + [m[4], q[0], q[3]] + tigris_cells(t))
                 rows.append("| " + " | ".join(row) + " |")
                 print(rows[-1], file=sys.stderr, flush=True)
     table = "\n".join(rows) + "\n"
     sys.stdout.write(table)
     sys.stdout.flush()
     if a.doc:
-        cmd = "python scripts/bench-fit.py --tigris tigris --doc"
+        cmd = f"python scripts/bench-fit.py --tigris tigris --doc --tile-budget {a.tile_budget}"
         subprocess.run([sys.executable, str(ROOT / "scripts" / "doc_tables.py"), "write",
                         str(ROOT / "docs" / "benchmarks.md"), "fit-tigris", "--command", cmd],
                        input=table, text=True, check=True)

@@ -4,8 +4,11 @@
 //! schedule, bad maps, and the CLI's exit codes and JSON.
 
 use memplan::check::check;
-use memplan::fit::{fit, Fit, MemoryMap, Verdict};
+use memplan::fit::{fit, fit_tiled, Fit, MemoryMap, Model, Verdict};
+use memplan::planning::Request;
 use memplan::planning::Session;
+use memplan::recipes::Deploy;
+use memplan::strategies::Budget;
 use serde_json::Value;
 
 include!("support/cli.rs");
@@ -200,7 +203,15 @@ fn cli_exit_codes_and_json_fields() {
     let run = memplan()
         .arg("fit")
         .arg(&model)
-        .args(["--memory", "256K+8M", "--json", "--budget", "1000", "-o"])
+        .args([
+            "--memory",
+            "256K+8M",
+            "--json",
+            "--budget",
+            "1000",
+            "--no-tile",
+            "-o",
+        ])
         .arg(&out)
         .output()
         .unwrap();
@@ -240,7 +251,7 @@ fn cli_exit_codes_and_json_fields() {
     let run = memplan()
         .arg("fit")
         .arg(&model)
-        .args(["--memory", "64K+256K", "--budget", "500"])
+        .args(["--memory", "64K+256K", "--budget", "500", "--no-tile"])
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(1));
@@ -272,4 +283,145 @@ fn presets_are_listed_in_help() {
         assert!(text.contains(p.name), "{}", p.name);
     }
     assert!(text.contains("1 it does not fit"));
+}
+
+/// MobileNetV2's first stage (4.6 MiB live at its widest, 1.6 MiB tiled): a fast bank
+/// between the two holds it only patch by patch.
+const TILE_FAST: u64 = 2 << 20;
+
+fn fit_tiled_model(name: &str, memory: &str) -> Fit {
+    let bytes = gunzip(&format!("bench/models/{name}.onnx.gz"));
+    let mut session = Session::open(&format!("{name}.onnx"), &bytes).unwrap();
+    let model = Model {
+        bytes: &bytes,
+        dims: &[],
+        deploy: &Deploy::default(),
+        tile_ms: 5000,
+    };
+    fit_tiled(
+        &mut session,
+        &MemoryMap::parse(memory).unwrap(),
+        1000,
+        &model,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_first_stage_over_the_fast_bank_fits_it_alone_with_tiling() {
+    let memory = TILE_FAST.to_string();
+    let untiled = fit_model("mobilenet_v2", &memory);
+    assert_eq!(untiled.verdict, Verdict::DoesNotFit, "{}", untiled.summary);
+    let f = fit_tiled_model("mobilenet_v2", &memory);
+    assert_eq!(f.verdict, Verdict::FitsFast, "{}", f.summary);
+    assert!(f.fits && f.lever == Some("tiling"));
+    assert!(
+        f.summary.contains("alone with tiling: layers "),
+        "{}",
+        f.summary
+    );
+    // The untiled figures stay beside it.
+    assert!(f.banks[0].peak > TILE_FAST);
+    let t = f.tiling.as_ref().expect("the tiled fit");
+    assert!(t.chosen && !t.stages.is_empty());
+    assert_eq!(t.untiled_verdict, Verdict::DoesNotFit);
+    assert!(t.peak_after < t.peak_before && t.macs_after > t.macs_before);
+    assert!(t.macs_added_percent > 0.0);
+    // The answer's plan is the tiled model's: valid, and within the fast bank.
+    let answer = f.answer();
+    assert!(std::ptr::eq(answer, &t.fit));
+    assert!(answer.banks[0].peak <= TILE_FAST);
+    assert!(check(&answer.plan).is_valid());
+    assert!(answer.notes[0].contains("forward pass does not yet run"));
+}
+
+#[test]
+fn with_slow_memory_the_tiled_fit_moves_no_more_slow_traffic() {
+    let f = fit_tiled_model("mobilenet_v2", &format!("{TILE_FAST}+8M"));
+    assert_eq!(
+        f.tiling.as_ref().map(|t| t.untiled_verdict),
+        Some(Verdict::FitsWithSlow)
+    );
+    assert!(f.slow_traffic.total > 0, "the untiled fit spills");
+    let t = f.tiling.as_ref().unwrap();
+    assert!(
+        t.fit.slow_traffic.total <= f.slow_traffic.total,
+        "tiled {} > untiled {}",
+        t.fit.slow_traffic.total,
+        f.slow_traffic.total
+    );
+    assert!(t.chosen, "{}", f.summary);
+}
+
+#[test]
+fn cli_onnx_out_writes_the_tiled_model_whose_best_plan_fits_the_fast_bank() {
+    let dir = scratch();
+    let model = model_file(&dir, "mobilenet_v2");
+    let tiled = dir.path().join("tiled.onnx");
+    let memory = TILE_FAST.to_string();
+    let run = memplan()
+        .arg("fit")
+        .arg(&model)
+        .args(["--memory", &memory, "--json", "--budget", "1000"])
+        .args(["--tile-budget", "5000", "--onnx-out"])
+        .arg(&tiled)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(v["verdict"], "fits-fast");
+    assert_eq!(v["lever"], "tiling");
+    let t = &v["tiling"];
+    assert!(t["stages"][0]["rows"].as_u64().unwrap() >= 1);
+    assert!(t["fit"]["banks"][0]["peak"].as_u64().unwrap() <= TILE_FAST);
+    // The file reads back, and `memplan plan tiled.onnx --strategy best` holds it in
+    // the fast size: the figure and the file agree.
+    let bytes = std::fs::read(&tiled).unwrap();
+    let mut session = Session::open("tiled.onnx", &bytes).unwrap();
+    let request = Request::new("best", Budget::millis(2000)).unwrap();
+    let (plan, _) = session.plan(&request).unwrap();
+    assert!(plan.peak() <= TILE_FAST, "{} > {TILE_FAST}", plan.peak());
+    assert!(plan.peak() <= t["peak_after"].as_u64().unwrap());
+
+    // --no-tile: the untiled verdict, and no tiling tried.
+    let run = memplan()
+        .arg("fit")
+        .arg(&model)
+        .args([
+            "--memory",
+            &memory,
+            "--json",
+            "--budget",
+            "1000",
+            "--no-tile",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(v["verdict"], "does-not-fit");
+    assert!(v["tiling"].is_null() && v["lever"].is_null());
+    assert_eq!(v["untiled_because"], "--no-tile");
+
+    // --onnx-out with no tiling chosen says why, and writes nothing.
+    let none = dir.path().join("none.onnx");
+    let run = memplan()
+        .arg("fit")
+        .arg(&model)
+        .args(["--memory", "8M", "--budget", "500", "--onnx-out"])
+        .arg(&none)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("no tiled model to write") && err.contains("no tiling needed"),
+        "{err}"
+    );
+    assert!(!none.exists());
 }
