@@ -99,6 +99,21 @@ def main():
         problems.append(f"memplan.fit {fitted.summary} != memplan fit {cli['summary']}")
     if "\"components\"" not in fitted.document or fitted.banks[0].size != 128 * 1024:
         problems.append(f"memplan.fit's document or banks: {fitted.banks}")
+    # tile=True (memplan fit's default): MobileNetV2's first stage, 4.6 MiB wide, fits a
+    # 2 MiB bank alone only tiled; the tiled model comes back as bytes, and plans within it.
+    mb2 = gzip.open(ROOT / "tests/data/bench/models/mobilenet_v2.onnx.gz").read()
+    tiled = memplan.fit(mb2, memory="2M", budget_ms=1000, tile_budget_ms=5000,
+                        name="mobilenet_v2.onnx")
+    untiled = memplan.fit(mb2, memory="2M", budget_ms=1000, tile=False, name="mobilenet_v2.onnx")
+    if (tiled.verdict, tiled.lever, untiled.verdict, untiled.tiling) != (
+            "fits-fast", "tiling", "does-not-fit", None) or tiled.tiling is None \
+            or not tiled.tiling.stages or tiled.tiled_onnx is None:
+        problems.append(f"memplan.fit(tile=True): {tiled.summary} / {untiled.summary}")
+    else:
+        _, text = _native.plan(tiled.tiled_onnx, "tiled.onnx", "best", 2000)
+        again = memplan.Report.from_json(text)
+        if again.peak > 2 * 1024 * 1024 or untiled.untiled_because != "tile=False":
+            problems.append(f"the tiled model's best plan: {again.peak}")
     try:
         memplan.fit(model, memory="256Q")
         problems.append("a bad memory map was taken")
