@@ -245,19 +245,7 @@ pub fn tile(
         .filter(|s| s.nodes.iter().any(|n| matches!(n.kind, Kind::Window(..))))
         .collect();
     if stages.is_empty() {
-        let first = graph
-            .proto
-            .node
-            .iter()
-            .enumerate()
-            .find(|(i, _)| !graph.constant_nodes.contains(i))
-            .map(|(i, n)| stage::node_name(n, i))
-            .unwrap_or_default();
-        return Err(Error::whole(format!(
-            "no tileable stage from the graph input (a run of Conv, pooling and \
-             element-wise nodes ending in one tensor): the walk from '{first}' ends at {}",
-            found.ended_by.as_deref().unwrap_or("the graph's end")
-        )));
+        return Err(no_stage(&graph, &found));
     }
     // Candidates are written and read back without the weights' values.
     let light = onnx::write::without_weights(model, 1024)?;
@@ -358,6 +346,23 @@ pub fn tile(
         candidates,
         elapsed_ms: timer.elapsed_ms(),
     })
+}
+
+/// Why a model has no stage to tile: where the walk from its first node ended.
+fn no_stage(graph: &Graph, found: &stage::Stages) -> Error {
+    let first = graph
+        .proto
+        .node
+        .iter()
+        .enumerate()
+        .find(|(i, _)| !graph.constant_nodes.contains(i))
+        .map(|(i, n)| stage::node_name(n, i))
+        .unwrap_or_default();
+    Error::whole(format!(
+        "no tileable stage from the graph input (a run of Conv, pooling and element-wise \
+         nodes ending in one tensor): the walk from '{first}' ends at {}",
+        found.ended_by.as_deref().unwrap_or("the graph's end")
+    ))
 }
 
 /// The report of the stage `pick` tiles.
