@@ -38,12 +38,12 @@ import importlib
 from typing import TYPE_CHECKING, Dict, Tuple
 
 from .deploy import Deployed, deploy
-from .fit import Fit, Preset, fit
+from .fit import Fit, Preset, Tiling, fit
 from .notebook import show
 from .report import Report
 
 __version__ = "0.1.0"
-__all__ = ["Report", "Deployed", "deploy", "Fit", "Preset", "fit", "PRESETS", "show", "STRATEGIES", "STRATEGY_HELP", "AS_LOADED",
+__all__ = ["Report", "Deployed", "deploy", "Fit", "Preset", "Tiling", "fit", "PRESETS", "show", "STRATEGIES", "STRATEGY_HELP", "AS_LOADED",
            "EXPORT_FORMATS", "RECIPES", "RECIPE_HELP", "DTYPES"]
 
 if TYPE_CHECKING:
