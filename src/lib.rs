@@ -15,6 +15,7 @@ pub mod error;
 pub mod export_check;
 #[cfg(all(any(feature = "cli", feature = "python"), not(target_arch = "wasm32")))]
 pub mod export_folder;
+pub mod fit;
 pub mod formats;
 pub mod manager;
 pub mod model;

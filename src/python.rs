@@ -231,6 +231,93 @@ fn deploy(model: &[u8], name: &str, recipes: &str, dtype: &str) -> PyResult<(Str
     Ok((text, doc.warnings))
 }
 
+/// `memplan.fit`: the model or plan `model` (any file memplan reads, as text or bytes,
+/// named `name` in messages), deployed as `recipes`/`dtype` first when they are given,
+/// fitted into `memory` (a map `crate::fit::MemoryMap` reads: `256K+8M`, named banks,
+/// a preset) within `budget_ms`, and, for an ONNX model when `tile`, also with its
+/// first stage tiled (`crate::fit::fit_tiled`, a search of `tile_budget_ms`): the
+/// core's `Fit` as JSON, the answer's banked plan as memplan JSON, and the tiled model
+/// when tiling is the answer.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn fit<'py>(
+    py: Python<'py>,
+    model: &Bound<'_, PyAny>,
+    name: &str,
+    memory: &str,
+    recipes: &str,
+    dtype: &str,
+    budget_ms: u64,
+    tile: bool,
+    tile_budget_ms: u64,
+) -> PyResult<(String, String, Option<Bound<'py, pyo3::types::PyBytes>>)> {
+    let map = crate::fit::MemoryMap::parse(memory).map_err(value_error)?;
+    let data = contents(model)?;
+    let mut session = Session::open(name, &data).map_err(value_error)?;
+    let deploy = crate::recipes::Deploy::parse(recipes, dtype).map_err(value_error)?;
+    if !deploy.is_empty() {
+        session.deploy(&deploy).map_err(value_error)?;
+    }
+    let tiling = tile.then_some((name, &data[..], &deploy, tile_budget_ms));
+    let (result, tiled) = fit_with(&mut session, &map, budget_ms, tiling).map_err(value_error)?;
+    let json =
+        serde_json::to_string(&result).map_err(|e| PyValueError::new_err(format!("fit: {e}")))?;
+    let answer = result.answer();
+    let doc = formats::Document {
+        schedule: answer.schedule.clone(),
+        ..formats::Document::of_plan(answer.plan.clone())
+    };
+    let tiled = tiled.map(|b| pyo3::types::PyBytes::new(py, &b));
+    Ok((json, formats::memplan_json::write(&doc), tiled))
+}
+
+/// What `tile` asks of [`fit`]: the file's name and bytes, its deployment, the
+/// search's milliseconds.
+type TileAsk<'a> = Option<(&'a str, &'a [u8], &'a crate::recipes::Deploy, u64)>;
+
+/// The fit, tiled too when asked and the file is an ONNX model, and the tiled model
+/// when tiling is the answer.
+#[cfg(feature = "onnx")]
+fn fit_with(
+    session: &mut Session,
+    map: &crate::fit::MemoryMap,
+    budget_ms: u64,
+    tile: TileAsk,
+) -> crate::Result<(crate::fit::Fit, Option<Vec<u8>>)> {
+    let Some((name, bytes, deploy, tile_ms)) = tile.filter(|t| formats::is_onnx_model(t.0, t.1))
+    else {
+        let mut f = crate::fit::fit(session, map, budget_ms)?;
+        if tile.is_none() {
+            f.untiled_because = Some("tile=False".into());
+        }
+        return Ok((f, None));
+    };
+    let model = crate::fit::Model {
+        bytes,
+        dims: &[],
+        deploy,
+        tile_ms,
+    };
+    let f = crate::fit::fit_tiled(session, map, budget_ms, &model).map_err(|e| e.in_file(name))?;
+    let tiled = f
+        .tiling
+        .as_ref()
+        .filter(|t| t.chosen)
+        .map(|t| t.onnx.clone());
+    Ok((f, tiled))
+}
+
+/// Without the ONNX reader there is no model to tile.
+#[cfg(not(feature = "onnx"))]
+fn fit_with(
+    session: &mut Session,
+    map: &crate::fit::MemoryMap,
+    budget_ms: u64,
+    _tile: TileAsk,
+) -> crate::Result<(crate::fit::Fit, Option<Vec<u8>>)> {
+    Ok((crate::fit::fit(session, map, budget_ms)?, None))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -273,6 +360,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
             .map(|d| d.name())
             .collect::<Vec<_>>(),
     )?;
+    m.add(
+        "PRESETS",
+        crate::fit::PRESETS
+            .iter()
+            .map(|p| (p.name, p.banks.to_vec(), p.source))
+            .collect::<Vec<_>>(),
+    )?;
+    m.add_function(wrap_pyfunction!(fit, m)?)?;
     m.add_function(wrap_pyfunction!(deploy, m)?)?;
     m.add_function(wrap_pyfunction!(document, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;

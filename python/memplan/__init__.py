@@ -28,17 +28,22 @@ anywidget widget; ``compare=`` a second plan).
 it: the graph rewritten as aidge-export-cpp's export rewrites it (fusions, NHWC, its
 in-place rules), planned as the export plans it; ``Deployed.peak`` is the export's
 ``mem_0`` (docs/recipes.md).
+
+``memplan.fit(model, memory="256K+8M")`` says whether a model fits a device's memory
+map (fastest bank first; ``PRESETS`` names boards), the slow traffic per inference, a
+sweep of fast sizes and Aidge's priority spill beside it (docs/fit.md).
 """
 
 import importlib
 from typing import TYPE_CHECKING, Dict, Tuple
 
 from .deploy import Deployed, deploy
+from .fit import Fit, Preset, Tiling, fit
 from .notebook import show
 from .report import Report
 
 __version__ = "0.1.0"
-__all__ = ["Report", "Deployed", "deploy", "show", "STRATEGIES", "STRATEGY_HELP", "AS_LOADED",
+__all__ = ["Report", "Deployed", "deploy", "Fit", "Preset", "Tiling", "fit", "PRESETS", "show", "STRATEGIES", "STRATEGY_HELP", "AS_LOADED",
            "EXPORT_FORMATS", "RECIPES", "RECIPE_HELP", "DTYPES"]
 
 if TYPE_CHECKING:
@@ -49,12 +54,13 @@ if TYPE_CHECKING:
     RECIPES: Tuple[str, ...]
     RECIPE_HELP: Dict[str, str]
     DTYPES: Tuple[str, ...]
+    PRESETS: Dict[str, Preset]
 
 
 def __getattr__(name: str) -> object:
     """The core's names, read from ``memplan._native`` on first use."""
     if name not in ("STRATEGIES", "STRATEGY_HELP", "AS_LOADED", "EXPORT_FORMATS", "RECIPES",
-                    "RECIPE_HELP", "DTYPES"):
+                    "RECIPE_HELP", "DTYPES", "PRESETS"):
         raise AttributeError(f"module 'memplan' has no attribute {name!r}")
     # (not `from . import _native`: that asks this function for `_native` first)
     _native = importlib.import_module(f"{__name__}._native")
@@ -70,4 +76,7 @@ def __getattr__(name: str) -> object:
         return dict(_native.RECIPE_HELP)
     if name == "DTYPES":
         return tuple(_native.DTYPES)
+    if name == "PRESETS":
+        from .fit import presets
+        return {p.name: p for p in presets()}
     return tuple(_native.EXPORT_FORMATS)

@@ -32,9 +32,82 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Draw the chart to an SVG or PNG file (the page's drawing, for documentation).
     Render(RenderArgs),
+    /// Will it fit a device? Places the plan into a memory map (fast bank first, the
+    /// rest spilled with the least slow traffic), sweeps the fast size and shows Aidge's
+    /// priority spill beside it. Exit 0 when it fits, 1 when it does not, 2 on bad input.
+    Fit(FitArgs),
     /// Tile an ONNX model's first layers (patch-based inference) so its peak fits a
     /// fast memory; writes the tiled model.
     Tile(TileArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = fit_after_help())]
+pub struct FitArgs {
+    /// Any file `memplan plan` reads (an ONNX model, a .tflite, a plan, a schedule, a
+    /// buffer list).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub dims: Dims,
+    /// The device's memories, fastest first: `256K+8M`, `sram=512K,psram=8M`, or a board
+    /// preset (listed below). 1K = 1024 bytes, as TiGrIS reads `-m`.
+    #[arg(short, long, value_name = "MAP")]
+    pub memory: String,
+    /// Whose placement the plan written with -o and the headline are: memplan's (least
+    /// slow traffic) or Aidge 0.10.1's priority spill (the multiple-mems driver with the
+    /// map's capacities). Both are always reported.
+    #[arg(long, value_enum, default_value = "memplan")]
+    pub spill: Spill,
+    /// Milliseconds the whole fit may take (best plan, bank placement and sweep).
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    pub budget: u64,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the plan with one memory component per bank (memplan JSON, or any format
+    /// its extension picks, as `memplan plan -o`): the tiled model's when tiling is the
+    /// answer.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Do not try tiling: an ONNX model that does not fit the fast bank alone is
+    /// otherwise also fitted with its first layers run patch by patch (`memplan tile`),
+    /// and the better fit is the answer.
+    #[arg(long)]
+    pub no_tile: bool,
+    /// Milliseconds the tiling search may take (beside --budget).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub tile_budget: u64,
+    /// Write the tiled model (ONNX) when tiling is the answer; an error when it is not.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_tile")]
+    pub onnx_out: Option<PathBuf>,
+}
+
+/// Whose bank placement `memplan fit` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Spill {
+    Memplan,
+    Aidge,
+}
+
+/// The presets and the exit status, below `memplan fit --help`.
+fn fit_after_help() -> String {
+    let presets: Vec<String> = crate::fit::PRESETS
+        .iter()
+        .map(|p| {
+            let banks: Vec<String> = p
+                .banks
+                .iter()
+                .map(|(n, b)| format!("{n}={}", crate::fit::human(*b)))
+                .collect();
+            format!("  {:<16} {}", p.name, banks.join(", "))
+        })
+        .collect();
+    format!(
+        "Presets (sizes and sources: `--json`'s notes, docs/fit.md):\n{}\n\nExit status: 0 \
+         the plan fits the map, 1 it does not fit, 2 unreadable input or bad usage (a bad \
+         --memory).",
+        presets.join("\n")
+    )
 }
 
 #[derive(Debug, Args)]
@@ -271,8 +344,9 @@ fn format_parser() -> PossibleValuesParser {
 pub struct TileArgs {
     /// An ONNX model (one N, C, H, W image input).
     pub file: PathBuf,
-    /// The fast memory's size: bytes, or with a unit (`256K`, `1M`, `1.5M`; K = 1024).
-    #[arg(long, value_parser = parse_size)]
+    /// The fast memory's size: bytes, or with a unit (`256K`, `1M`, `1.5M`; K = 1024), as
+    /// `memplan fit --memory` reads a bank.
+    #[arg(long, value_parser = parse_fast)]
     pub fast: u64,
     /// The model's symbolic input dims, as NAME=N (those not given are 1).
     #[arg(long, value_delimiter = ',')]
@@ -288,37 +362,9 @@ pub struct TileArgs {
     pub budget: u64,
 }
 
-/// `memplan tile`'s `--fast`: `256K`, `1M`, `1.5M`, `300000`: bytes (K, M, G are powers of 1024).
-pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
-    let t = text.trim();
-    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
-        Some((i, _)) => t.split_at(i),
-        None => (t, ""),
-    };
-    let scale: f64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 1.0,
-        "K" => 1024.0,
-        "M" => 1024.0 * 1024.0,
-        "G" => 1024.0 * 1024.0 * 1024.0,
-        _ => return Err(format!("`{text}`: expected bytes or a size like 256K, 1M")),
-    };
-    match number.trim().parse::<f64>() {
-        Ok(n) if n.is_finite() && n >= 0.0 => Ok((n * scale).round() as u64),
-        _ => Err(format!("`{text}`: expected bytes or a size like 256K, 1M")),
-    }
-}
-
-#[cfg(test)]
-mod size_tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes_take_binary_units() {
-        assert_eq!(parse_size("256K"), Ok(256 * 1024));
-        assert_eq!(parse_size("1M"), Ok(1 << 20));
-        assert_eq!(parse_size("1.5MiB"), Ok(3 << 19));
-        assert_eq!(parse_size("300000"), Ok(300_000));
-        assert!(parse_size("12Q").is_err());
-        assert!(parse_size("-1K").is_err());
-    }
+/// `memplan tile`'s `--fast`: one size, read by the memory map's size rule
+/// ([`crate::fit::map::parse_size`]), so `--fast 256K` is the bytes `fit --memory 256K`'s
+/// fast bank holds.
+fn parse_fast(text: &str) -> std::result::Result<u64, String> {
+    crate::fit::map::parse_size(text, "--fast").map_err(|e| e.message)
 }

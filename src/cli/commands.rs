@@ -84,7 +84,7 @@ pub(super) fn resolve(path: &Path, doc: &Document) -> Result<Plan> {
 }
 
 /// Writes `text` to `path`, or to stdout for `-`.
-fn write_out(path: &Path, text: &str) -> Result<()> {
+pub(super) fn write_out(path: &Path, text: &str) -> Result<()> {
     let name = display(path);
     let result = if name == "-" {
         std::io::stdout().lock().write_all(text.as_bytes())

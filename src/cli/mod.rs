@@ -6,6 +6,7 @@
 pub mod args;
 mod commands;
 mod components;
+mod fit;
 mod progress;
 mod render;
 mod tile;
@@ -39,6 +40,7 @@ fn run(command: Command) -> crate::Result<u8> {
         Command::Check(a) => commands::check(a),
         Command::Convert(a) => commands::convert(a),
         Command::Render(a) => render::render(a),
+        Command::Fit(a) => fit::fit(a),
         Command::Tile(a) => tile::tile(a),
     }
 }

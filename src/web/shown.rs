@@ -216,6 +216,13 @@ pub fn strategy_names() -> Vec<String> {
     choices.into_iter().map(|(name, _)| name.into()).collect()
 }
 
+/// The board presets `memplan fit --memory` takes ([`crate::fit::PRESETS`]), for the
+/// page's *Fit to device* menu: the names, in the table's order.
+#[wasm_bindgen]
+pub fn fit_presets() -> Vec<String> {
+    crate::fit::PRESETS.iter().map(|p| p.name.into()).collect()
+}
+
 /// What the strategy menu's choice `name` does (the option's tooltip), if it is one.
 #[wasm_bindgen]
 pub fn strategy_help(name: &str) -> Option<String> {

@@ -5,7 +5,8 @@
    ``memplan.EXPORT_FORMATS`` exactly ``memplan convert --help``'s formats, and
    ``memplan.RECIPES``/``DTYPES`` ``--recipes``/``--dtype``'s (the CLI's lists are held
    to the Rust enums by tests/names.rs and tests/recipes.rs); ``memplan.deploy`` gives
-   the real export's mem_0 of a model.
+   the real export's mem_0 of a model; ``memplan.fit`` what ``memplan fit --json`` gives
+   and ``memplan.PRESETS`` the presets ``memplan fit --help`` lists.
 2. ``as-loaded`` and its old name ``aidge`` both keep the plan; the report comes back
    as a ``memplan.Report`` with the core's numbers.
 3. ``mypy --strict`` passes on the package (``python/memplan``, with ``py.typed`` and
@@ -77,6 +78,48 @@ def main():
     except ValueError as e:
         if "export-cpp" not in str(e):
             problems.append(f"the refusal does not name the recipes: {e}")
+
+    # memplan.fit is the CLI's `memplan fit --json`, and PRESETS the presets its help lists.
+    fit_help = subprocess.run([str(CLI), "fit", "--help"], capture_output=True, text=True,
+                              check=True).stdout
+    listed = re.findall(r"^  (\S+)\s+\S+=", fit_help.split("Presets", 1)[1], re.M)
+    if list(memplan.PRESETS) != listed:
+        problems.append(f"memplan.PRESETS {list(memplan.PRESETS)} != memplan fit --help {listed}")
+    import tempfile
+    with tempfile.NamedTemporaryFile(suffix=".onnx") as f:
+        f.write(model)
+        f.flush()
+        cli = json.loads(subprocess.run([str(CLI), "fit", f.name, "--memory", "128K+8M", "--json",
+                                         "--budget", "1000", "--no-tile"], capture_output=True,
+                                        text=True).stdout)
+    fitted = memplan.fit(model, memory="128K+8M", budget_ms=1000, name="mobilenet_v3_small.onnx",
+                         tile=False)
+    if (fitted.verdict, fitted.slow_traffic.total, [b.peak for b in fitted.banks]) != (
+            cli["verdict"], cli["slow_traffic"]["total"], [b["peak"] for b in cli["banks"]]):
+        problems.append(f"memplan.fit {fitted.summary} != memplan fit {cli['summary']}")
+    if "\"components\"" not in fitted.document or fitted.banks[0].size != 128 * 1024:
+        problems.append(f"memplan.fit's document or banks: {fitted.banks}")
+    # tile=True (memplan fit's default): MobileNetV2's first stage, 4.6 MiB wide, fits a
+    # 2 MiB bank alone only tiled; the tiled model comes back as bytes, and plans within it.
+    mb2 = gzip.open(ROOT / "tests/data/bench/models/mobilenet_v2.onnx.gz").read()
+    tiled = memplan.fit(mb2, memory="2M", budget_ms=1000, tile_budget_ms=5000,
+                        name="mobilenet_v2.onnx")
+    untiled = memplan.fit(mb2, memory="2M", budget_ms=1000, tile=False, name="mobilenet_v2.onnx")
+    if (tiled.verdict, tiled.lever, untiled.verdict, untiled.tiling) != (
+            "fits-fast", "tiling", "does-not-fit", None) or tiled.tiling is None \
+            or not tiled.tiling.stages or tiled.tiled_onnx is None:
+        problems.append(f"memplan.fit(tile=True): {tiled.summary} / {untiled.summary}")
+    else:
+        _, text = _native.plan(tiled.tiled_onnx, "tiled.onnx", "best", 2000)
+        again = memplan.Report.from_json(text)
+        if again.peak > 2 * 1024 * 1024 or untiled.untiled_because != "tile=False":
+            problems.append(f"the tiled model's best plan: {again.peak}")
+    try:
+        memplan.fit(model, memory="256Q")
+        problems.append("a bad memory map was taken")
+    except ValueError as e:
+        if "not a size" not in str(e):
+            problems.append(f"the refusal of 256Q does not say why: {e}")
 
     csv = "id,lower,upper,size\na,0,3,4\nb,3,9,4\nc,0,9,4\nd,9,21,4\ne,0,21,4\n"
     for choice in (memplan.AS_LOADED, "aidge"):
