@@ -154,7 +154,7 @@ impl MemoryManager {
                         "getStack(): space {id} has no plane allocated at or before clock {t}"
                     )));
                 };
-                if latest.as_ref().is_none_or(|(k, _)| *k != at) {
+                if latest.as_ref().map_or(true, |(k, _)| *k != at) {
                     latest = Some((at, self.blocks(id, group)));
                 }
                 let (_, blocks) = latest.as_ref().expect("set above");
