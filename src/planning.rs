@@ -106,6 +106,10 @@ pub struct Request {
     /// Keep the schedule's order: `best` tries no other order of the parallel branches
     /// (an export whose target runs its own order, aidge-export-cpp's, needs it).
     pub keep_order: bool,
+    /// Skip the bound over every layout of a schedule ([`BoundScope::Layouts`]), which
+    /// makes every layout (up to [`FLOOR_MS`]): for callers that read only the plan, as
+    /// `tiling`'s search, which plans hundreds of candidates.
+    pub no_floor: bool,
 }
 
 impl Request {
@@ -507,6 +511,7 @@ impl Session {
         // On a schedule, the bound is the one over every layout (best's, when it made
         // them all; else made here, once per options): never one a re-plan goes under.
         let floor = match &doc.schedule {
+            Some(_) if request.no_floor => None,
             Some(schedule) => {
                 let keep = request.keep_order;
                 let cached = self.floors.iter().find(|f| f.0 == opts && f.1 == keep);
